@@ -1,0 +1,39 @@
+# SPDX-License-Identifier: GPL-2.0
+"""Command line of demagic: python3 -m demagic COMMAND [options]."""
+
+from __future__ import annotations
+
+import importlib
+import sys
+from typing import Callable, Dict, List, Optional, Sequence
+
+from demagic.proc import DemagicError, UsageError
+
+# command -> module whose main(argv) runs it
+COMMANDS: Dict[str, str] = {
+    "deps": "demagic.deps",
+    "tree": "demagic.tree",
+}
+
+
+def main(argv: Optional[Sequence[str]] = None) -> int:
+    args: List[str] = list(sys.argv[1:] if argv is None else argv)
+    if not args or args[0] not in COMMANDS:
+        print(f"usage: python3 -m demagic {{{','.join(COMMANDS)}}} ...", file=sys.stderr)
+        return 2
+    entry: Callable[[List[str]], int] = importlib.import_module(COMMANDS[args[0]]).main
+    try:
+        return entry(args[1:])
+    except UsageError as exc:
+        print(f"demagic: {exc}", file=sys.stderr)
+        return 2
+    except DemagicError as exc:
+        print(f"demagic: {exc}", file=sys.stderr)
+        return 1
+    except KeyboardInterrupt:
+        print("demagic: interrupted; earlier output left as it was", file=sys.stderr)
+        return 130
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,89 @@
+# SPDX-License-Identifier: GPL-2.0
+"""The Debian packages each make target needs, checked and, as root, installed."""
+
+from __future__ import annotations
+
+import argparse
+import os
+import shlex
+import sys
+from pathlib import Path
+from typing import Dict, List, Sequence
+
+from demagic.proc import CommandError, DemagicError, run
+
+# One place for every package the project uses, by the target that needs it.
+BASE = ["coccinelle", "git", "perl", "python3", "xz-utils"]
+KERNEL_BUILD = ["gcc", "make", "flex", "bison", "bc", "libelf-dev", "libssl-dev",
+                "cpio", "kmod", "dwarves"]
+PACKAGES: Dict[str, List[str]] = {
+    "tree": ["linux-source-6.1", "git", "xz-utils"],
+    "spatch": BASE + ["linux-source-6.1"],
+    "scan": BASE + ["linux-source-6.1"],
+    "verify": BASE + ["linux-source-6.1"] + KERNEL_BUILD + [
+        "gcc-arm-linux-gnueabi", "gcc-hppa-linux-gnu", "gcc-mips64-linux-gnuabi64"],
+    "boot-test": BASE + ["linux-source-6.1"] + KERNEL_BUILD + [
+        "qemu-system-x86", "busybox-static", "gcc-multilib"],
+    "bench": BASE + ["linux-source-6.1"],
+}
+PACKAGES["test"] = sorted(set(sum(PACKAGES.values(), [])))
+
+
+def missing(packages: Sequence[str]) -> List[str]:
+    """The packages of the list that dpkg does not report as installed."""
+    out = []
+    for pkg in packages:
+        res = run(["dpkg-query", "-W", "-f=${db:Status-Status}", pkg], check=False)
+        if res.returncode != 0 or res.stdout.strip() != "installed":
+            out.append(pkg)
+    return out
+
+
+def have_lists() -> bool:
+    lists = Path("/var/lib/apt/lists")
+    return lists.is_dir() and any(lists.glob("*Packages*"))
+
+
+def install(packages: Sequence[str]) -> None:
+    """apt-get install, with one apt-get update first when the lists are stale."""
+    env = {"DEBIAN_FRONTEND": "noninteractive"}
+    argv = ["apt-get", "install", "-y", "-q", "--no-install-recommends", *packages]
+    if not have_lists():
+        run(["apt-get", "update", "-q"], env=env)
+    try:
+        run(argv, env=env)
+    except CommandError:
+        run(["apt-get", "update", "-q"], env=env)
+        run(argv, env=env)
+
+
+def ensure(target: str) -> None:
+    """Make sure the packages of target are there, or say how to get them."""
+    if target not in PACKAGES:
+        raise DemagicError(f"deps: unknown target '{target}'")
+    need = missing(PACKAGES[target])
+    if not need:
+        return
+    cmd = "apt-get install " + " ".join(shlex.quote(p) for p in need)
+    if os.geteuid() != 0:
+        raise DemagicError(f"{target} needs Debian packages; run as root: {cmd}")
+    print(f"  installing for {target}: {' '.join(need)}", file=sys.stderr, flush=True)
+    install(need)
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(description=__doc__)
+    parser.add_argument("targets", nargs="+", choices=sorted(PACKAGES))
+    parser.add_argument("--list", action="store_true", help="print the packages only")
+    args = parser.parse_args(argv)
+    try:
+        for target in args.targets:
+            if args.list:
+                print(" ".join(PACKAGES[target]))
+            else:
+                ensure(target)
+    except DemagicError as exc:
+        print(f"demagic: {exc}", file=sys.stderr)
+        return 1
+    return 0
+

@@ -1,0 +1,195 @@
+# SPDX-License-Identifier: GPL-2.0
+"""Kernel trees: a pristine git copy under build/trees/, and worktrees off it.
+
+The user's KDIR is only ever read.  The default tree is Debian's
+linux-source-6.1, extracted once; a half-done extraction or import has no
+stamp and is redone.
+"""
+
+from __future__ import annotations
+
+import argparse
+import os
+import re
+import shutil
+import sys
+from dataclasses import dataclass
+from pathlib import Path
+from typing import List, Optional, Sequence
+
+from demagic.proc import DemagicError, Progress, UsageError, run
+
+REPO_ROOT = Path(__file__).resolve().parents[2]
+BUILD = Path(os.environ.get("DEMAGIC_BUILD", REPO_ROOT / "build"))
+DEFAULT_TARBALL = Path("/usr/src/linux-source-6.1.tar.xz")
+DEFAULT_NAME = "linux-6.1"
+# A fixed identity and date make the pristine commit, and so everything after it, reproducible.
+GIT_ENV = {
+    "GIT_AUTHOR_NAME": "demagic", "GIT_AUTHOR_EMAIL": "demagic@localhost",
+    "GIT_COMMITTER_NAME": "demagic", "GIT_COMMITTER_EMAIL": "demagic@localhost",
+    "GIT_AUTHOR_DATE": "2022-12-01T00:00:00Z", "GIT_COMMITTER_DATE": "2022-12-01T00:00:00Z",
+}
+
+
+@dataclass(frozen=True)
+class Tree:
+    """A pristine git copy of a kernel tree."""
+    name: str
+    repo: Path
+    base: str          # the pristine commit
+    version: str       # e.g. 6.1.192
+    has_history: bool  # the source was a git checkout with history
+
+
+def kernel_version(kdir: Path) -> str:
+    """VERSION.PATCHLEVEL.SUBLEVEL from the top Makefile, or UsageError."""
+    makefile = kdir / "Makefile"
+    if not makefile.is_file():
+        raise UsageError(f"KDIR={kdir}: not a kernel tree (no top Makefile)")
+    try:
+        head = makefile.read_text(errors="replace")[:2000]
+    except OSError as exc:
+        raise UsageError(f"KDIR={kdir}: not a readable kernel tree ({exc.strerror})") from exc
+    fields = dict(re.findall(r"^(VERSION|PATCHLEVEL|SUBLEVEL) = (\d+)", head, re.M))
+    if "VERSION" not in fields or "PATCHLEVEL" not in fields or not (kdir / "scripts").is_dir():
+        raise UsageError(f"KDIR={kdir}: not a kernel tree (no top Makefile with VERSION)")
+    return ".".join(fields.get(k, "0") for k in ("VERSION", "PATCHLEVEL", "SUBLEVEL"))
+
+
+def check_kdir(kdir: Path) -> None:
+    if not kdir.exists():
+        raise UsageError(f"KDIR={kdir}: no such directory")
+    if not kdir.is_dir():
+        raise UsageError(f"KDIR={kdir}: not a directory")
+    if not os.access(kdir, os.R_OK | os.X_OK):
+        raise UsageError(f"KDIR={kdir}: not readable")
+    kernel_version(kdir)
+
+
+def _git(repo: Path, *args: str, check: bool = True) -> str:
+    return run(["git", "-C", str(repo), *args], env=GIT_ENV, check=check).stdout
+
+
+def _identity(kdir: Optional[Path]) -> str:
+    """What the pristine copy was made from: redo it when this changes."""
+    if kdir is None:
+        st = DEFAULT_TARBALL.stat()
+        return f"tarball {DEFAULT_TARBALL} {st.st_size} {int(st.st_mtime)}"
+    if (kdir / ".git").exists():
+        head = run(["git", "-C", str(kdir), "rev-parse", "HEAD"], check=False).stdout.strip()
+        if head:
+            return f"git {kdir} {head}"
+    return f"dir {kdir} {int((kdir / 'Makefile').stat().st_mtime)}"
+
+
+def _import(src: Path, repo: Path, progress: Progress) -> None:
+    """Turn the copied tree at repo into a git repository with one pristine commit."""
+    progress.step(f"importing {src} into git")
+    _git(repo, "init", "-q", "-b", "pristine")
+    _git(repo, "config", "gc.auto", "0")
+    # Debian's tarball ignores everything at the top (for its packaging): force-add.
+    _git(repo, "add", "-f", "-A")
+    _git(repo, "commit", "-q", "--no-verify", "-m", f"pristine {src}")
+
+
+def _populate(kdir: Optional[Path], tmp: Path, progress: Progress) -> bool:
+    """Copy or extract the source into tmp; True when it brought git history."""
+    if kdir is None:
+        if not DEFAULT_TARBALL.exists():
+            raise DemagicError(f"{DEFAULT_TARBALL} missing: apt-get install linux-source-6.1")
+        progress.step(f"extracting {DEFAULT_TARBALL}")
+        unpack = tmp.parent / (tmp.name + ".x")
+        shutil.rmtree(unpack, ignore_errors=True)
+        unpack.mkdir(parents=True)
+        run(["tar", "-C", str(unpack), "-xf", str(DEFAULT_TARBALL)])
+        (top,) = list(unpack.iterdir())
+        top.rename(tmp)
+        unpack.rmdir()
+        return False
+    if (kdir / ".git").exists():
+        progress.step(f"cloning {kdir}")
+        run(["git", "clone", "-q", "--shared", str(kdir), str(tmp)])
+        _git(tmp, "checkout", "-q", "-B", "pristine", "HEAD")
+        return True
+    progress.step(f"copying {kdir}")
+    run(["cp", "-a", "--reflink=auto", f"{kdir}/.", str(tmp)])
+    return False
+
+
+def pristine(kdir: Optional[Path] = None, progress: Optional[Progress] = None) -> Tree:
+    """The pristine git copy of kdir (default: Debian's linux-source-6.1)."""
+    progress = progress or Progress()
+    if kdir is not None:
+        kdir = kdir.resolve()
+        check_kdir(kdir)
+    name = DEFAULT_NAME if kdir is None else kdir.name
+    repo = BUILD / "trees" / name
+    stamp = BUILD / "trees" / f"{name}.stamp"
+    ident = _identity(kdir)
+    if not (stamp.exists() and stamp.read_text().strip() == ident and repo.is_dir()):
+        tmp = BUILD / "trees" / f"{name}.tmp"
+        for stale in (tmp, repo):
+            shutil.rmtree(stale, ignore_errors=True)
+        stamp.unlink(missing_ok=True)
+        tmp.parent.mkdir(parents=True, exist_ok=True)
+        history = _populate(kdir, tmp, progress)
+        if not history:
+            _import(kdir or DEFAULT_TARBALL, tmp, progress)
+        (tmp / ".git" / "demagic-history").write_text("yes\n" if history else "no\n")
+        tmp.rename(repo)
+        stamp.write_text(ident + "\n")
+        progress.step(f"pristine tree ready: {repo}")
+    base = _git(repo, "rev-parse", "pristine").strip()
+    history = (repo / ".git" / "demagic-history").read_text().strip() == "yes"
+    return Tree(name, repo, base, kernel_version(repo), history)
+
+
+def series_patches(series: Path) -> List[Path]:
+    """The numbered patches of a format-patch directory, cover letter excluded."""
+    if not series.is_dir():
+        raise UsageError(f"SERIES={series}: no such directory")
+    return sorted(p for p in series.glob("[0-9][0-9][0-9][0-9]-*.patch")
+                  if not p.name.startswith("0000-"))
+
+
+def worktree(tree: Tree, name: str, series: Optional[Path] = None,
+             upto: Optional[int] = None) -> Path:
+    """A worktree of tree at the pristine commit, with series applied by git am.
+
+    The directory is reused: git rewrites only files that differ, so kernel
+    builds from it stay incremental.  upto limits the series to its first N.
+    """
+    path = BUILD / "work" / tree.name / name
+    if not (path / ".git").exists():
+        shutil.rmtree(path, ignore_errors=True)
+        path.parent.mkdir(parents=True, exist_ok=True)
+        _git(tree.repo, "worktree", "prune")
+        _git(tree.repo, "worktree", "add", "-q", "--detach", "-f", str(path), tree.base)
+    _git(path, "am", "--abort", check=False)
+    _git(path, "checkout", "-q", "--detach", "-f", tree.base)
+    _git(path, "reset", "-q", "--hard", tree.base)
+    _git(path, "clean", "-q", "-fdx")
+    patches = series_patches(series) if series is not None else []
+    for patch in patches[:upto]:
+        res = run(["git", "-C", str(path), "am", "-q", str(patch.resolve())],
+                  env=GIT_ENV, check=False)
+        if res.returncode != 0:
+            _git(path, "am", "--abort", check=False)
+            raise DemagicError(f"{patch.name}: does not apply to {tree.name}")
+    return path
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    """tree [--kdir K] [--worktree NAME [--series DIR] [--upto N]]: print a path."""
+    parser = argparse.ArgumentParser(prog="demagic tree", description=__doc__)
+    parser.add_argument("--kdir", type=Path)
+    parser.add_argument("--worktree")
+    parser.add_argument("--series", type=Path)
+    parser.add_argument("--upto", type=int)
+    args = parser.parse_args(argv)
+    tree = pristine(args.kdir)
+    if args.worktree:
+        print(worktree(tree, args.worktree, args.series, args.upto))
+    else:
+        print(tree.repo)
+    return 0
