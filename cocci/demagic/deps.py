@@ -23,7 +23,8 @@ PACKAGES: Dict[str, List[str]] = {
     "verify": BASE + ["linux-source-6.1"] + KERNEL_BUILD + [
         "gcc-arm-linux-gnueabi", "gcc-hppa-linux-gnu", "gcc-mips64-linux-gnuabi64"],
     "boot-test": BASE + ["linux-source-6.1"] + KERNEL_BUILD + [
-        "qemu-system-x86", "busybox-static", "gcc-multilib"],
+        # gcc-multilib conflicts with the cross compilers: take its two halves.
+        "qemu-system-x86", "busybox-static", "libc6-dev-i386", "lib32gcc-12-dev"],
     "bench": BASE + ["linux-source-6.1"],
 }
 PACKAGES["test"] = sorted(set(sum(PACKAGES.values(), [])))

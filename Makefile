@@ -1,0 +1,77 @@
+# SPDX-License-Identifier: GPL-2.0
+#
+# demagic: retire kernel magic numbers with Coccinelle.  `make help` lists it all.
+
+# Set these on the command line or from the environment to override.
+KDIR    ?=#   kernel tree to work on (default: Debian's linux-source-6.1, extracted under build/)
+M       ?=#   limit the run to this subdirectory of the tree, as coccicheck's M=
+J       ?= $(shell nproc)#   parallel jobs
+V       ?= 0#  1: show the commands run
+MODE    ?=#   scan output: report (default), org, context, patch
+FORMAT  ?= text#   scan output: text or json
+TARGETS ?=#   space-separated magic macros to retire (default: registry, else scan verdicts)
+OUT     ?=#   where spatch writes the series (default: generated-patches/<tree name>)
+SERIES  ?= generated-patches/linux-6.1#   the series that verify and boot-test check
+REF     ?= ../shared/reference#   upstream patches to compare with (verify; absent = n.a.)
+
+export V
+Q := $(if $(filter 1,$(V)),,@)
+PY := PYTHONPATH=$(CURDIR)/cocci:$(CURDIR) python3
+ARGS_KDIR := $(if $(KDIR),--kdir $(KDIR))
+ARGS_M := $(if $(M),--subdir $(M))
+
+ifneq ($(filter-out 0 1,$(V)),)
+$(error V=$(V): must be 0 or 1)
+endif
+ifneq ($(filter-out text json,$(FORMAT)),)
+$(error FORMAT=$(FORMAT): must be text or json)
+endif
+ifneq ($(filter-out report org context patch,$(MODE)),)
+$(error MODE=$(MODE): must be report, org, context or patch)
+endif
+ifeq ($(shell [ "$(J)" -ge 1 ] 2>/dev/null && echo ok),)
+$(error J=$(J): must be a positive number)
+endif
+
+.DEFAULT_GOAL := help
+
+help:
+	@echo 'demagic: Coccinelle rules that retire kernel magic numbers, with proof.'
+	@echo
+	@echo 'Targets:'
+	@echo '  spatch           - Write the series for the tree to generated-patches/<tree>/'
+	@echo '  scan             - Find and judge every magic number of the tree (or M=)'
+	@echo '  verify           - Prove SERIES applies, builds on its arch, leaves nothing'
+	@echo '  boot-test        - Boot kernels before and after SERIES in QEMU, run guest tests'
+	@echo '  boot-test-mutant - Boot deliberately wrong variants of SERIES: tests must fail'
+	@echo '  test             - Everything CI runs: rule cases, unit tests, series, verify, boots'
+	@echo '  test-rules       - Only the exact-output cases of cocci/tests/'
+	@echo '  bench            - Time spatch, scan, verify and boots, print the figures'
+	@echo '  deps             - Install the Debian packages of every target (as root)'
+	@echo '  clean            - Remove build outputs but keep the extracted trees'
+	@echo '  distclean        - Remove all of build/'
+	@echo
+	@echo 'Variables:'
+	@echo '  KDIR=dir         - Kernel tree (default: Debian linux-source-6.1); never modified'
+	@echo '  M=subdir         - Limit spatch or scan to a subdirectory, as coccicheck M='
+	@echo '  J=n              - Parallel jobs (default: nproc)'
+	@echo '  V=1              - Show the commands run'
+	@echo '  MODE=mode        - scan output as coccicheck: report (default), org, context, patch'
+	@echo '  FORMAT=json      - scan output as one JSON object per line'
+	@echo '  TARGETS="A B"    - Magic macros to retire (default: registry or scan verdicts)'
+	@echo '  OUT=dir          - Where spatch writes the series'
+	@echo '  SERIES=dir       - Series for verify and boot-test (default: $(SERIES))'
+	@echo '  REF=dir          - Upstream patches verify compares with (default: $(REF))'
+
+deps:
+	$(Q)$(PY) -m demagic deps test
+
+.PHONY: help deps
+
+Makefile: ;
+
+# Anything else is an error, with the list of what exists.
+%:
+	@echo "make: unknown target '$@'; 'make help' lists the targets" >&2; exit 2
+
+.DELETE_ON_ERROR:
