@@ -1,0 +1,45 @@
+# SPDX-License-Identifier: GPL-2.0
+#
+# KTAP for the guest test scripts: t_plan N, then t_ok NAME COMMAND... once
+# per check; the command's output becomes "# " lines.  The script's exit
+# status is 0 only if every check passed (t_done).
+
+T_N=0
+T_FAIL=0
+
+t_plan() {
+	echo "KTAP version 1"
+	echo "1..$1"
+}
+
+t_ok() {
+	name=$1
+	shift
+	T_N=$((T_N + 1))
+	if "$@" >/tmp/t_out 2>&1; then
+		echo "ok $T_N - $name"
+	else
+		echo "not ok $T_N - $name"
+		T_FAIL=1
+	fi
+	sed 's/^/# /' /tmp/t_out
+}
+
+# wait_for SECONDS COMMAND...: retry COMMAND every 0.1 s until it succeeds.
+wait_for() {
+	tries=$(($1 * 10))
+	shift
+	while ! "$@" >/dev/null 2>&1; do
+		tries=$((tries - 1))
+		[ "$tries" -gt 0 ] || return 1
+		sleep 0.1
+	done
+}
+
+absent() { [ ! -e "$1" ]; }
+present() { [ -e "$1" ]; }
+in_dmesg() { dmesg | grep -q "$1"; }
+
+t_done() {
+	[ "$T_FAIL" -eq 0 ]
+}
