@@ -1,0 +1,21 @@
+#!/bin/sh
+# SPDX-License-Identifier: GPL-2.0
+#
+# A transparent compiler wrapper: for a compile to an object file, keep the
+# compiler's diagnostics beside the object (FILE.o.diag), so that an object
+# that make finds up to date still has its warnings at hand.
+out=
+prev=
+for arg in "$@"; do
+	[ "$prev" = "-o" ] && out=$arg
+	prev=$arg
+done
+case $out in
+*.o)
+	"$@" 2>"$out.diag"
+	rc=$?
+	cat "$out.diag" >&2
+	exit $rc
+	;;
+esac
+exec "$@"

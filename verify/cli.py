@@ -1,0 +1,85 @@
+# SPDX-License-Identifier: GPL-2.0
+"""verify run | selftest | bench: the command line of the verification stage."""
+
+from __future__ import annotations
+
+import argparse
+import sys
+from pathlib import Path
+from typing import Callable, Dict, Optional, Sequence
+
+from demagic.proc import DemagicError, Progress, UsageError
+from demagic.tree import REPO_ROOT
+from verify import bench, selftest
+from verify.matrix import render_json, render_markdown, render_text
+from verify.run import Options, default_out, verify, write_reports
+
+DEFAULT_SERIES = REPO_ROOT / "generated-patches" / "linux-6.1"
+DEFAULT_REF = Path("/work/shared/reference")
+
+
+def add_run_opts(parser: argparse.ArgumentParser) -> None:
+    parser.add_argument("--kdir", type=Path, help="kernel tree (default: Debian linux-source-6.1)")
+    parser.add_argument("--series", type=Path, default=DEFAULT_SERIES, help="format-patch directory")
+    parser.add_argument("--ref", type=Path, help="upstream patches (default: %s when present; "
+                        "'none' to skip)" % DEFAULT_REF)
+    parser.add_argument("--out", type=Path, help="report directory (default build/verify/<tree>)")
+    parser.add_argument("--jobs", type=int, default=2, help="make -j (default 2)")
+    parser.add_argument("--fast", action="store_true",
+                        help="no build after each patch: bisect n.a., builds/layout vs the whole series")
+
+
+def options(args: argparse.Namespace) -> Options:
+    if args.jobs < 1:
+        raise UsageError(f"--jobs={args.jobs}: must be a positive number")
+    ref: Optional[Path] = args.ref
+    if ref is None and DEFAULT_REF.is_dir():
+        ref = DEFAULT_REF
+    elif ref is not None and str(ref) == "none":
+        ref = None
+    return Options(kdir=args.kdir, series=args.series, ref=ref, out=args.out,
+                   jobs=args.jobs, fast=args.fast)
+
+
+def do_run(args: argparse.Namespace) -> int:
+    opts = options(args)
+    matrix = verify(opts, Progress())
+    text = render_text(matrix)
+    print(text, end="")
+    write_reports(matrix, opts.out or default_out(opts.kdir), text,
+                  render_markdown(matrix), render_json(matrix))
+    return 1 if matrix.failed() else 0
+
+
+def do_selftest(args: argparse.Namespace) -> int:
+    return selftest.main(options(args))
+
+
+def do_bench(args: argparse.Namespace) -> int:
+    return bench.main(options(args))
+
+
+HANDLERS: Dict[str, Callable[[argparse.Namespace], int]] = {
+    "run": do_run, "selftest": do_selftest, "bench": do_bench,
+}
+
+
+def main(argv: Optional[Sequence[str]] = None) -> int:
+    parser = argparse.ArgumentParser(prog="verify", description=__doc__)
+    sub = parser.add_subparsers(dest="command", required=True)
+    for name, help_text in (("run", "verify a series and write the reports"),
+                            ("selftest", "feed verify broken series: the right cell must fail"),
+                            ("bench", "time a cold and a warm run")):
+        add_run_opts(sub.add_parser(name, help=help_text))
+    args = parser.parse_args(argv)
+    try:
+        return HANDLERS[args.command](args)
+    except UsageError as exc:
+        print(f"verify: {exc}", file=sys.stderr)
+        return 2
+    except DemagicError as exc:
+        print(f"verify: {exc}", file=sys.stderr)
+        return 1
+    except KeyboardInterrupt:
+        print("verify: interrupted", file=sys.stderr)
+        return 130

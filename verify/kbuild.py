@@ -1,0 +1,173 @@
+# SPDX-License-Identifier: GPL-2.0
+"""Configure kernel build directories and build single objects in them, W=1."""
+
+from __future__ import annotations
+
+import re
+from collections import Counter
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Dict, List, Optional, Sequence, Tuple
+
+from demagic.proc import CommandError, DemagicError, run
+from verify.arches import Arch, config_missing, parse_config
+
+CCWRAP = Path(__file__).resolve().parent / "ccwrap.sh"
+DIAG_RE = re.compile(r"^(?P<file>[^\s:][^:]*):(?P<line>\d+):(?:(?P<col>\d+):)? "
+                     r"(?P<kind>warning|error): (?P<msg>.*)$")
+MAKE_ERROR_RE = re.compile(r"\*\*\* \[[^\]]*?:\d+: (\S+\.o)\] Error")
+STAMP = ".demagic-config"
+
+
+class BuildError(DemagicError):
+    """A build directory could not be configured."""
+
+
+@dataclass(frozen=True)
+class Diagnostic:
+    """A compiler warning or error, its line number dropped so it survives a patch."""
+    file: str
+    kind: str
+    message: str
+
+    def __str__(self) -> str:
+        return f"{self.file}: {self.kind}: {self.message}"
+
+
+@dataclass
+class ObjectResult:
+    """One object after a make run."""
+    obj: str
+    ok: bool
+    diagnostics: List[Diagnostic] = field(default_factory=list)
+
+    def warnings(self) -> List[Diagnostic]:
+        return [d for d in self.diagnostics if d.kind == "warning"]
+
+    def errors(self) -> List[Diagnostic]:
+        return [d for d in self.diagnostics if d.kind == "error"]
+
+
+def parse_diagnostics(text: str, src: Path) -> List[Diagnostic]:
+    """gcc diagnostics of text, paths made relative to the source tree."""
+    out = []
+    prefix = str(src).rstrip("/") + "/"
+    for line in text.splitlines():
+        match = DIAG_RE.match(line.strip())
+        if match:
+            path = match.group("file")
+            path = path[len(prefix):] if path.startswith(prefix) else path
+            path = re.sub(r"^(\.\./)+", "", path)
+            out.append(Diagnostic(path, match.group("kind"), match.group("msg")))
+    return out
+
+
+def new_warnings(before: Sequence[Diagnostic], after: Sequence[Diagnostic]) -> List[Diagnostic]:
+    """Warnings after that were not there before (as a multiset)."""
+    extra = Counter(d for d in after if d.kind == "warning") - \
+        Counter(d for d in before if d.kind == "warning")
+    return sorted(extra.elements(), key=str)
+
+
+@dataclass
+class BuildDir:
+    """An O= directory for one architecture, used with one source tree."""
+    arch: Arch
+    src: Path
+    out: Path
+    jobs: int = 2
+    _config: Optional[Dict[str, str]] = None
+
+    def make_args(self) -> List[str]:
+        args = ["make", "-C", str(self.src), f"O={self.out}", f"ARCH={self.arch.karch}",
+                f"CC={CCWRAP} {self.arch.compiler()}", "HOSTCC=gcc"]
+        if self.arch.cross:
+            args.append(f"CROSS_COMPILE={self.arch.cross}")
+        return args
+
+    def _identity(self) -> str:
+        frags = "".join(p.read_text() for p in self.arch.fragments())
+        return f"{self.src}\n{self.arch.defconfig}\n{frags}"
+
+    def configure(self) -> None:
+        """defconfig plus the fragments, then the subset check; redone when they change."""
+        stamp = self.out / STAMP
+        if stamp.is_file() and stamp.read_text() == self._identity() and \
+                (self.out / ".config").is_file():
+            self._config = parse_config((self.out / ".config").read_text())
+            return
+        self.out.mkdir(parents=True, exist_ok=True)
+        stamp.unlink(missing_ok=True)
+        try:
+            run(self.make_args() + [self.arch.defconfig])
+            run([str(self.src / "scripts/kconfig/merge_config.sh"), "-m", "-O", str(self.out),
+                 str(self.out / ".config"), *map(str, self.arch.fragments())],
+                cwd=self.src, env={"ARCH": self.arch.karch, "CROSS_COMPILE": self.arch.cross})
+            run(self.make_args() + ["olddefconfig"])
+        except CommandError as exc:
+            raise BuildError(f"{self.arch.name}: cannot configure: {exc}") from exc
+        config = parse_config((self.out / ".config").read_text())
+        missing = self.missing(config)
+        if missing:
+            raise BuildError(f"{self.arch.name}: .config lacks fragment settings: "
+                             + ", ".join(missing))
+        self._config = config
+        stamp.write_text(self._identity())
+
+    def missing(self, config: Dict[str, str]) -> List[str]:
+        out: List[str] = []
+        for frag in self.arch.fragments():
+            out += config_missing(parse_config(frag.read_text()), config)
+        return out
+
+    @property
+    def config(self) -> Dict[str, str]:
+        if self._config is None:
+            self.configure()
+        assert self._config is not None
+        return self._config
+
+    def build(self, objects: Sequence[str]) -> Dict[str, ObjectResult]:
+        """make -k W=1 the objects; each one's result with the diagnostics of its last compile."""
+        if not objects:
+            return {}
+        self.config  # noqa: B018 - configure first
+        res = run(self.make_args() + [f"-j{self.jobs}", "-k", "W=1", *objects],
+                  check=False, timeout=3600)
+        text = res.stdout + res.stderr
+        broken = set(MAKE_ERROR_RE.findall(text))
+        out: Dict[str, ObjectResult] = {}
+        for obj in objects:
+            diag_file = self.out / (obj + ".diag")
+            diags = parse_diagnostics(diag_file.read_text(errors="replace"), self.src) \
+                if diag_file.is_file() else []
+            built = (self.out / obj).is_file()
+            ok = built and obj not in broken and not any(d.kind == "error" for d in diags)
+            if not ok and not diags:
+                diags = [d for d in parse_diagnostics(text, self.src) if d.kind == "error"] or \
+                    [Diagnostic(obj, "error", _last_error(text))]
+            out[obj] = ObjectResult(obj, ok, diags)
+        if res.returncode != 0 and all(r.ok for r in out.values()):
+            # make failed before reaching the objects (prepare, a tool): every object fails.
+            msg = _last_error(text)
+            for obj in objects:
+                out[obj] = ObjectResult(obj, False, [Diagnostic(obj, "error", msg)])
+        return out
+
+
+def _last_error(text: str) -> str:
+    lines = [ln for ln in text.splitlines() if "error" in ln.lower() or "***" in ln]
+    return (lines[0] if lines else (text.strip().splitlines() or ["make failed"])[-1])[:300]
+
+
+def pahole(obj: Path, struct: str) -> Optional[str]:
+    """pahole's view of struct in obj's DWARF, or None when obj does not describe it."""
+    res = run(["pahole", "-C", struct, str(obj)], check=False)
+    text = res.stdout.strip()
+    return text if res.returncode == 0 and text else None
+
+
+def tools_missing(arches: Sequence[Arch]) -> List[Tuple[str, str]]:
+    """(arch, compiler) pairs whose compiler is not on PATH."""
+    import shutil
+    return [(a.name, a.compiler()) for a in arches if shutil.which(a.compiler()) is None]

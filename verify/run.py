@@ -1,0 +1,294 @@
+# SPDX-License-Identifier: GPL-2.0
+"""verify run: walk the series patch by patch on one worktree and fill the matrix."""
+
+from __future__ import annotations
+
+import os
+import time
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Dict, List, Optional, Set, Tuple
+
+from demagic.proc import DemagicError, Progress, UsageError, run
+from demagic.tree import BUILD, GIT_ENV, Tree, pristine, series_patches, worktree
+from verify import checkpatch, layout, leftovers, reference
+from verify.arches import Arch, by_name
+from verify.kbuild import BuildDir, BuildError, ObjectResult, new_warnings, pahole, tools_missing
+from verify.matrix import Cell, Matrix, Row, failed, not_applicable, passed
+from verify.patch import Patch, Removed, added_members, parse_series, removed_identifiers
+from verify.plan import ObjectPlan, plan, union
+
+FAST_NOTE = ("--fast: no build after each patch: bisect is n.a., builds and layout compare "
+             "the pristine tree with the whole series applied")
+FULL_NOTE = ("full: every patch's objects are built W=1 before the series and right after "
+             "the patch; after each patch the objects of the earlier patches are rebuilt")
+CHECK_NOTES = [
+    "nothing-left: removed #define and static names, struct members (through variables of "
+    "that struct) and documentation table rows must have no reference after the patch",
+    "builds: each object on the first architecture whose .config (defconfig + verify/configs "
+    "fragment, checked to be a subset) builds it; configured out = fail; no new W=1 warning",
+    "layout: pahole of each struct that loses a member, before and after; *_OFFSET macros of "
+    "its header must match the real offsets",
+    "reference: code differences from the upstream patch fail; Documentation differences "
+    "are listed",
+]
+
+Key = Tuple[str, str]   # (arch name, object)
+
+
+@dataclass
+class Options:
+    kdir: Optional[Path] = None
+    series: Path = Path("generated-patches/linux-6.1")
+    ref: Optional[Path] = None
+    out: Optional[Path] = None
+    jobs: int = 2
+    fast: bool = False
+    worktree: str = "verify"
+    state: str = "series"
+    quiet: bool = False
+
+
+@dataclass
+class Walk:
+    """What the walk learnt: per patch its plan, what it retires, and the builds."""
+    tree: Tree
+    wt: Path
+    patches: List[Patch]
+    dirs: Dict[str, BuildDir] = field(default_factory=dict)
+    plans: List[ObjectPlan] = field(default_factory=list)
+    removed: List[List[Removed]] = field(default_factory=list)
+    base: Dict[Key, ObjectResult] = field(default_factory=dict)
+    after: List[Dict[Key, ObjectResult]] = field(default_factory=list)
+    shapes: Dict[Tuple[str, str, str, str], Optional[str]] = field(default_factory=dict)
+    rows: List[Row] = field(default_factory=list)
+
+
+def build_dir(walk: Walk, arch: Arch, state: str, jobs: int) -> BuildDir:
+    if arch.name not in walk.dirs:
+        out = BUILD / "verify" / walk.tree.name / f"{arch.name}-{state}"
+        walk.dirs[arch.name] = BuildDir(arch, walk.wt, out, jobs)
+    return walk.dirs[arch.name]
+
+
+def build(walk: Walk, objects: Dict[str, List[str]]) -> Dict[Key, ObjectResult]:
+    out: Dict[Key, ObjectResult] = {}
+    for arch_name, objs in sorted(objects.items()):
+        for obj, res in walk.dirs[arch_name].build(objs).items():
+            out[(arch_name, obj)] = res
+    return out
+
+
+def structs_of(removed: List[Removed]) -> Dict[str, Tuple[str, Set[str]]]:
+    """struct -> (file, removed member names)."""
+    out: Dict[str, Tuple[str, Set[str]]] = {}
+    for item in removed:
+        if item.kind == "field":
+            out.setdefault(item.struct, (item.file, set()))[1].add(item.name)
+    return out
+
+
+def capture(walk: Walk, index: int, when: str) -> None:
+    """pahole of the structs patch index changes, in each of its objects."""
+    for struct in structs_of(walk.removed[index]):
+        for arch_name, obj in walk.plans[index].all():
+            path = walk.dirs[arch_name].out / obj
+            text = pahole(path, struct) if path.is_file() else None
+            walk.shapes[(when, arch_name, obj, struct)] = text
+
+
+def builds_cell(walk: Walk, index: int, results: Dict[Key, ObjectResult]) -> Cell:
+    item = walk.plans[index]
+    if not item.sources:
+        return not_applicable("touches no C or assembly source")
+    problems = list(item.configured_out)
+    built = []
+    for arch_name, obj in item.all():
+        before = walk.base.get((arch_name, obj))
+        after = results.get((arch_name, obj))
+        if before is None or not before.ok:
+            problems += [f"{arch_name} {obj}: does not build before the series"] + \
+                [f"  {d}" for d in (before.errors() if before else [])[:5]]
+            continue
+        if after is None or not after.ok:
+            problems += [f"{arch_name} {obj}: does not build after the patch"] + \
+                [f"  {d}" for d in (after.errors() if after else [])[:5]]
+            continue
+        extra = new_warnings(before.diagnostics, after.diagnostics)
+        problems += [f"{arch_name} {obj}: new warning: {d}" for d in extra]
+        built.append(f"{arch_name} {obj} ({len(after.warnings())} W=1 warnings, as before)")
+    if problems:
+        return failed(f"{len(problems)} problems", problems + built)
+    archs = sorted({a for a, _ in item.all()})
+    return passed(f"{len(built)} objects on {', '.join(archs)}, no new warning", built)
+
+
+def bisect_cell(walk: Walk, index: int, results: Dict[Key, ObjectResult]) -> Cell:
+    earlier = union(walk.plans[:index])
+    keys = [(a, o) for a, objs in earlier.items() for o in objs]
+    own = set(walk.plans[index].all())
+    keys = [k for k in keys if k not in own]
+    if not keys:
+        return not_applicable("no object of an earlier patch to rebuild")
+    broken = [f"{a} {o}" for a, o in keys if not results.get((a, o), ObjectResult(o, False)).ok]
+    if broken:
+        return failed(f"{len(broken)} earlier objects no longer build", broken)
+    return passed(f"{len(keys)} objects of earlier patches still build")
+
+
+def layout_cell(walk: Walk, index: int, when: str) -> Cell:
+    structs = structs_of(walk.removed[index])
+    if not structs:
+        return not_applicable("no struct loses a member")
+    added = set().union(*added_members(walk.patches[index]).values()) \
+        if added_members(walk.patches[index]) else set()
+    problems: List[str] = []
+    notes: List[str] = []
+    for struct, (header, gone) in sorted(structs.items()):
+        pair = next(((walk.shapes.get(("base", a, o, struct)), walk.shapes.get((when, a, o, struct)),
+                      f"{a} {o}") for a, o in walk.plans[index].all()
+                     if walk.shapes.get(("base", a, o, struct))
+                     and walk.shapes.get((when, a, o, struct))), None)
+        if pair is None:
+            problems.append(f"struct {struct}: no object of the patch describes it before "
+                            "and after (not built, or not in its DWARF)")
+            continue
+        before = layout.parse_pahole(struct, pair[0] or "")
+        after = layout.parse_pahole(struct, pair[1] or "")
+        problems += layout.compare(before, after, gone, added & set(after.names()))
+        notes.append(f"struct {struct} ({pair[2]}): -{', -'.join(sorted(gone))}: "
+                     f"{before.size} -> {after.size} bytes, {before.size - after.size} saved")
+        path = walk.wt / header
+        if path.is_file():
+            macros = layout.offset_macros(path.read_text(errors="replace"), after, gone)
+            problems += layout.check_offsets(macros, after, gone)
+            notes += [f"{m.macro} = {m.value:#x} agrees with {struct}.{m.member}"
+                      for m in macros if m.value is not None and after.offset(m.member) == m.value]
+    if problems:
+        return failed(problems[0], problems + notes)
+    return passed("; ".join(n for n in notes if "bytes" in n), notes)
+
+
+def nothing_left_cell(wt: Path, removed: List[Removed]) -> Cell:
+    if not removed:
+        return not_applicable("removes no macro, static, member or table row")
+    hits, notes = leftovers.check(wt, removed)
+    unique = sorted({str(r) for r in removed})
+    names = ", ".join(unique[:12]) + (" ..." if len(unique) > 12 else "")
+    if hits:
+        return failed(f"{len(hits)} references left to {names}", hits + notes)
+    return passed(f"no reference left to {len(unique)}: {names}", notes)
+
+
+def old_text(wt: Path):  # type: ignore[no-untyped-def]
+    def read(path: str) -> str:
+        try:
+            return (wt / path).read_text(errors="replace")
+        except OSError:
+            return ""
+    return read
+
+
+def prepare(walk: Walk, opts: Options, progress: Progress) -> None:
+    """Plans (needs configured build dirs), removed identifiers, and the base build."""
+    def config_of(arch: Arch) -> Dict[str, str]:
+        bdir = build_dir(walk, arch, opts.state, opts.jobs)
+        if bdir._config is None:
+            progress.step(f"configuring {arch.name} ({arch.defconfig} + fragment)")
+        return bdir.config
+
+    for patch in walk.patches:
+        walk.plans.append(plan(walk.wt, patch, config_of))
+    need = sorted({a for p in walk.plans for a in p.objects})
+    missing = tools_missing([by_name(a) for a in need])
+    if missing:
+        raise DemagicError("cross compiler missing: " + ", ".join(f"{a} needs {c}" for a, c in missing)
+                           + " (make deps)")
+    objects = union(walk.plans)
+    progress.step("building before the series: " + ", ".join(
+        f"{a} {len(o)}" for a, o in sorted(objects.items())))
+    walk.base = build(walk, objects)
+    for index in range(len(walk.patches)):
+        capture(walk, index, "base")
+
+
+def walk_series(walk: Walk, opts: Options, progress: Progress) -> None:
+    applied = True
+    for index, patch in enumerate(walk.patches):
+        row = Row(patch.number, patch.name, patch.subject)
+        walk.rows.append(row)
+        if not applied:
+            row.cells["applies"] = not_applicable("an earlier patch did not apply")
+            continue
+        walk.removed[index] = removed_identifiers(patch, old_text(walk.wt))
+        res = run(["git", "-C", str(walk.wt), "am", "-q", str(patch.path.resolve())],
+                  env=GIT_ENV, check=False)
+        if res.returncode != 0:
+            run(["git", "-C", str(walk.wt), "am", "--abort"], check=False)
+            row.cells["applies"] = failed("git am failed", (res.stdout + res.stderr).splitlines()[:20])
+            applied = False
+            continue
+        row.cells["applies"] = passed("git am")
+        row.cells["nothing-left"] = nothing_left_cell(walk.wt, walk.removed[index])
+        if opts.fast:
+            continue
+        progress.step(f"{patch.name}: building the objects touched so far")
+        results = build(walk, union(walk.plans[: index + 1]))
+        walk.after.append(results)
+        capture(walk, index, f"after{index}")
+        row.cells["builds"] = builds_cell(walk, index, results)
+        row.cells["bisect"] = bisect_cell(walk, index, results)
+        row.cells["layout"] = layout_cell(walk, index, f"after{index}")
+    if opts.fast and applied:
+        progress.step("building after the series")
+        results = build(walk, union(walk.plans))
+        for index, row in enumerate(walk.rows):
+            capture(walk, index, "final")
+            row.cells["builds"] = builds_cell(walk, index, results)
+            row.cells["bisect"] = not_applicable("skipped (--fast)")
+            row.cells["layout"] = layout_cell(walk, index, "final")
+
+
+def verify(opts: Options, progress: Progress) -> Matrix:
+    """Every check on every patch of opts.series."""
+    start = time.monotonic()
+    paths = series_patches(opts.series)
+    if not paths:
+        raise UsageError(f"SERIES={opts.series}: no numbered patches")
+    patches = parse_series(paths)
+    tree = pristine(opts.kdir, progress)
+    progress.step(f"worktree {opts.worktree} at the pristine {tree.name}")
+    wt = worktree(tree, opts.worktree)
+    walk = Walk(tree, wt, patches)
+    walk.removed = [removed_identifiers(p, old_text(wt)) for p in patches]
+    try:
+        prepare(walk, opts, progress)
+    except BuildError as exc:
+        raise DemagicError(str(exc)) from exc
+    walk_series(walk, opts, progress)
+    progress.step("checkpatch and reference")
+    refs = reference.load(opts.ref) if opts.ref and opts.ref.is_dir() else None
+    for patch, row in zip(patches, walk.rows):
+        row.cells["checkpatch"] = checkpatch.check(tree.repo, patch.path)
+        row.cells["reference"] = reference.compare(patch, refs, str(opts.ref))
+    matrix = Matrix(f"{tree.name} ({tree.version})", str(opts.series), reference.ref_label(
+        opts.ref if refs is not None else None), "fast" if opts.fast else "full",
+        [FAST_NOTE if opts.fast else FULL_NOTE] + CHECK_NOTES, walk.rows)
+    matrix.timings["total"] = time.monotonic() - start
+    return matrix
+
+
+def default_out(kdir: Optional[Path]) -> Path:
+    name = "linux-6.1" if kdir is None else kdir.resolve().name
+    return BUILD / "verify" / name
+
+
+def write_reports(matrix: Matrix, out: Path, text: str, markdown: str, js: str) -> None:
+    """report.{txt,md,json} in out, each written whole or not at all."""
+    out.mkdir(parents=True, exist_ok=True)
+    for name, content in (("report.txt", text), ("report.md", markdown), ("report.json", js)):
+        tmp = out / f".{name}.tmp"
+        tmp.write_text(content)
+        os.replace(tmp, out / name)
+
+
