@@ -1,0 +1,200 @@
+# SPDX-License-Identifier: GPL-2.0
+"""Apply the rules of cocci/ to one target, in a work tree, file by file."""
+
+from __future__ import annotations
+
+import re
+import subprocess
+from concurrent.futures import ThreadPoolExecutor
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Dict, List, Optional, Sequence, Tuple
+
+from demagic import layout, preproc
+from demagic.model import Verdict
+from demagic.proc import DemagicError, run
+from demagic.tidy import realign, tidy
+
+RULES = Path(__file__).resolve().parents[1]
+RULE_OF = {Verdict.REMOVE: RULES / "remove_magic.cocci", Verdict.FLAG: RULES / "magic_to_bool.cocci"}
+SPATCH_TIMEOUT = 120.0
+
+
+class SpatchError(DemagicError):
+    """spatch failed on a file, timed out, or left a use it should have rewritten."""
+
+
+@dataclass(frozen=True)
+class Target:
+    """What to retire: one magic, or a group sharing a field."""
+    macros: Tuple[str, ...]
+    struct: str
+    member: str
+    header: str
+    verdict: Verdict
+    flag: str = "busy"
+
+
+@dataclass
+class Result:
+    """What the rewrite did, for the commit message."""
+    files: List[str] = field(default_factory=list)
+    wrappers: List[str] = field(default_factory=list)
+    offsets: List[str] = field(default_factory=list)
+    manual: List[str] = field(default_factory=list)   # why no patch can be made
+
+
+def rule_options(rule: Path) -> List[str]:
+    """The spatch flags a rule asks for in its '// Options:' header line."""
+    for line in rule.read_text().splitlines():
+        if line.startswith("// Options:"):
+            return line.split(":", 1)[1].split()
+    return []
+
+
+def wrappers(tree: Path, files: Sequence[str], member: str) -> Tuple[List[str], List[str]]:
+    """SET_MAGIC()/BAD_MAGIC()-style macros: two parameters, body assigns or
+    compares the first one's member with the second."""
+    setters, checkers = [], []
+    pat = re.compile(r"^\s*#\s*define\s+(\w+)\s*\(\s*(\w+)\s*,\s*(\w+)\s*\)\s*(.*)$")
+    for rel in files:
+        for line in (tree / rel).read_text(errors="replace").splitlines():
+            m = pat.match(line)
+            if not m:
+                continue
+            name, a, b, body = m.groups()
+            lhs = rf"\(?\s*{a}\s*\)?\s*->\s*{re.escape(member)}"
+            if re.search(lhs + rf"\s*=\s*\(?\s*{b}\b", body) and name not in setters:
+                setters.append(name)
+            elif re.search(lhs + rf"\s*!=\s*\(?\s*{b}\b", body) and name not in checkers:
+                checkers.append(name)
+    return setters, checkers
+
+
+def grep_files(tree: Path, words: Sequence[str], subdir: Optional[str] = None) -> List[str]:
+    """C files and headers of the tree that mention any of words (one git grep)."""
+    argv = ["git", "-C", str(tree), "grep", "-l", "-w", "-I"]
+    for w in words:
+        argv += ["-e", w]
+    argv += ["--", f"{subdir}/*.[ch]" if subdir else "*.[ch]"]
+    res = run(argv, check=False)
+    if res.returncode not in (0, 1):
+        raise DemagicError(f"git grep failed: {res.stderr.strip()}")
+    return sorted(res.stdout.split())
+
+
+def _spatch(rule: Path, defines: Dict[str, str], tree: Path, rel: str) -> None:
+    argv = ["spatch", "--very-quiet", "--in-place", *rule_options(rule), "-D", "patch"]
+    for key, value in defines.items():
+        argv += ["-D", f"{key}={value}"]
+    argv += ["--sp-file", str(rule), rel]
+    try:
+        res = subprocess.run(argv, cwd=tree, capture_output=True, text=True,
+                             errors="replace", timeout=SPATCH_TIMEOUT)
+    except subprocess.TimeoutExpired as exc:
+        raise SpatchError(f"{rel}: spatch timed out after {SPATCH_TIMEOUT:.0f} s") from exc
+    if res.returncode != 0:
+        last = (res.stderr.strip().splitlines() or ["no message"])[-1]
+        raise SpatchError(f"{rel}: spatch failed: {last}")
+
+
+def residue(tree: Path, files: Sequence[str], names: Sequence[str]) -> List[str]:
+    """file:line of every use of names left in files, #if 0 code excluded."""
+    left = []
+    for rel in files:
+        path = tree / rel
+        if not path.exists():
+            continue
+        dead = False
+        for no, line in enumerate(path.read_text(errors="replace").splitlines(), 1):
+            if re.match(r"^\s*#\s*if\s+0\b", line):
+                dead = True
+            elif dead and re.match(r"^\s*#\s*(endif|else|elif)\b", line):
+                dead = False
+            if not dead and any(re.search(rf"\b{re.escape(n)}\b", line) for n in names):
+                left.append(f"{rel}:{no}")
+    return left
+
+
+def _flag_dead_code(text: str, member: str, flag: str, bases: Sequence[str]) -> str:
+    """Rename the field in #if 0 code, which spatch never parses."""
+    out, dead = [], False
+    for line in text.splitlines(keepends=True):
+        if re.match(r"^\s*#\s*if\s+0\b", line):
+            dead = True
+        elif dead and re.match(r"^\s*#\s*endif\b", line):
+            dead = False
+        elif dead:
+            for base in bases:
+                line = re.sub(rf"\b({re.escape(base)}\s*->\s*){re.escape(member)}\b",
+                              rf"\g<1>{flag}", line)
+        out.append(line)
+    return "".join(out)
+
+
+def _flag_member_line(original: str, text: str, member: str, flag: str) -> str:
+    """The new bool member keeps the old column layout but not the old comment,
+    which described the magic encoding."""
+    lines = text.splitlines(keepends=True)
+    decl = re.compile(rf"^(\s*)bool\s+{re.escape(flag)};")
+    for k, line in enumerate(lines):
+        if decl.match(line):
+            old = next((o for o in original.splitlines(keepends=True)
+                        if re.match(rf"^\s*[\w\s]+?\b{re.escape(member)}\s*;", o)), None)
+            bare = re.sub(r"\s*/\*.*\*/\s*$", "", line.rstrip("\n"))
+            if old is not None:
+                old_bare = re.sub(r"\s*/\*.*\*/\s*$", "", old.rstrip("\n")) + "\n"
+                bare = realign(old_bare, bare + "\n").rstrip("\n")
+            lines[k] = bare + "\n"
+    return "".join(lines)
+
+
+def _bases(diff_old: str, member: str) -> List[str]:
+    return sorted(set(re.findall(rf"\b(\w+)\s*->\s*{re.escape(member)}\b", diff_old)))
+
+
+def apply(tree: Path, target: Target, jobs: int, subdir: Optional[str] = None) -> Result:
+    """Rewrite the tree for target in place; the tree is a work copy."""
+    result = Result()
+    files = grep_files(tree, target.macros, subdir)
+    if target.header and target.header not in files and (tree / target.header).exists():
+        files.append(target.header)
+    setters, checkers = wrappers(tree, files, target.member)
+    # Wrappers are only looked for, and removed, where the magic is used.
+    result.wrappers = setters + checkers
+    originals = {rel: (tree / rel).read_text(errors="replace") for rel in files}
+    rule = RULE_OF[target.verdict]
+    for macro in target.macros:
+        defines = {"magic": macro, "member": target.member, "sname": target.struct}
+        if target.verdict is Verdict.FLAG:
+            defines["flag"] = target.flag
+        if setters:
+            defines["setter"] = setters[0]
+        if checkers:
+            defines["checker"] = checkers[0]
+        with ThreadPoolExecutor(max_workers=max(1, jobs)) as pool:
+            list(pool.map(lambda rel: _spatch(rule, defines, tree, rel), files))
+    dead = list(target.macros) + result.wrappers
+    plan = layout.offset_plan(tree, target, originals)
+    if plan.manual:
+        result.manual.append(plan.manual)
+        return result
+    for rel, original in originals.items():
+        path = tree / rel
+        text = path.read_text(errors="replace")
+        text = plan.apply(rel, text)
+        if target.verdict is Verdict.FLAG:
+            text = _flag_member_line(original, text, target.member, target.flag)
+            text = _flag_dead_code(text, target.member, target.flag,
+                                   _bases(original, target.member))
+        text = preproc.clean(original, text, dead + plan.dead_macros)
+        text = tidy(original, text)
+        if text != original:
+            path.write_text(text)
+            result.files.append(rel)
+    result.offsets = plan.changes
+    left = residue(tree, files, dead)
+    if left:
+        raise SpatchError(f"{' '.join(target.macros)} still used at {', '.join(left[:5])}: "
+                          "spatch could not rewrite it (parse failure or unhandled shape)")
+    return result
