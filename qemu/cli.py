@@ -1,0 +1,247 @@
+# SPDX-License-Identifier: GPL-2.0
+"""python3 -m qemu run|mutant|bench: the demagic boot suite."""
+
+from __future__ import annotations
+
+import argparse
+import statistics
+import sys
+import time
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Callable, Dict, List, Optional, Sequence
+
+from demagic import tree as dtree
+from demagic.proc import DemagicError, Progress, UsageError
+from qemu import boot, coverage, initramfs, kernel, ktap, mutant, trees
+from qemu.archs import ARCHS, Arch
+
+REPO = dtree.REPO_ROOT
+STATES = ("before", "after")
+
+
+@dataclass
+class Outcome:
+    """One boot of one kernel: its tests' results and the console's crash lines."""
+    state: str
+    arch: Arch
+    results: List[ktap.Result]
+    crashes: List[str]
+    boot: boot.BootResult
+
+    @property
+    def ok(self) -> bool:
+        return ktap.passed(self.results, self.crashes) and not self.boot.timed_out
+
+
+def work_root(tr: dtree.Tree) -> Path:
+    return dtree.BUILD / "qemu" / tr.name
+
+
+def default_series(tr: dtree.Tree) -> Path:
+    return REPO / "generated-patches" / tr.name
+
+
+def build_and_boot(tr: dtree.Tree, src: Path, out_name: str, label: str, jobs: int,
+                   progress: Progress) -> List[Outcome]:
+    """Every arch's kernel built from src into <arch>-<out_name>, then booted once."""
+    outcomes = []
+    for arch in ARCHS:
+        out = work_root(tr) / f"{arch.name}-{out_name}"
+        progress.step(f"{label}: building {arch.name} kernel in {out}")
+        built = kernel.build(src, out, arch, jobs)
+        initrd = initramfs.build(built, src, dtree.BUILD / "qemu")
+        outcomes.append(boot_once(built, initrd, label, progress))
+    return outcomes
+
+
+def boot_once(built: kernel.Build, initrd: Path, label: str, progress: Progress,
+              log_name: str = "") -> Outcome:
+    arch = built.arch
+    names = [t.name for t in arch.tests]
+    devices = [d for t in arch.tests for d in t.devices]
+    devices = _dedupe_pairs(devices)
+    log = built.out.parent / (log_name or f"{built.out.name}-{label}-console.log")
+    progress.step(f"{label}: booting {arch.name} ({', '.join(names)})")
+    argv = boot.qemu_argv(arch, built.image, initrd, names, devices)
+    res = boot.boot(argv, log, hard_cap=len(names) * boot.GUEST_TIMEOUT + boot.BOOT_SLACK)
+    results, crashes = ktap.parse(res.console, names)
+    return Outcome(label, arch, results, crashes, res)
+
+
+def _dedupe_pairs(args: List[str]) -> List[str]:
+    """QEMU options given by several tests, once each (they come as option, value)."""
+    pairs, seen = [], set()
+    for opt, val in zip(args[::2], args[1::2]):
+        if (opt, val) not in seen:
+            seen.add((opt, val))
+            pairs += [opt, val]
+    return pairs
+
+
+def result_lines(outcomes: Sequence[Outcome]) -> List[str]:
+    lines = []
+    for o in outcomes:
+        for r in o.results:
+            lines.append(f"  {r.status.value:8} {o.state:16} {o.arch.name:7} {r.name}")
+            for s in r.subtests:
+                if s.status is not ktap.Status.PASS:
+                    lines.append(f"  {'':8} {'':16} {'':7}   {s.status.value}: {s.name}")
+        for c in o.crashes[:5]:
+            lines.append(f"  {'crash':8} {o.state:16} {o.arch.name:7} {c.strip()}")
+        if o.boot.timed_out:
+            lines.append(f"  {'timeout':8} {o.state:16} {o.arch.name:7} {o.boot.timed_out}")
+    return lines
+
+
+def report(outcomes: Sequence[Outcome], rows: Sequence[coverage.Row], series: Path) -> str:
+    out = ["# demagic boot test", "", f"Series: `{series}`", "",
+           "| state | arch | test | result | boot s |", "|---|---|---|---|---|"]
+    for o in outcomes:
+        for r in o.results:
+            out.append(f"| {o.state} | {o.arch.name} | {r.name} | {r.status.value} | "
+                       f"{o.boot.seconds:.1f} |")
+    out += ["", "## Coverage", "", coverage.markdown(rows)]
+    for o in outcomes:
+        if not o.ok:
+            out += [f"- {o.state} {o.arch.name}: console log `{o.boot.log}`"]
+    return "\n".join(out) + "\n"
+
+
+def write_atomic(path: Path, text: str) -> None:
+    path.parent.mkdir(parents=True, exist_ok=True)
+    tmp = path.with_name(path.name + ".tmp")
+    tmp.write_text(text)
+    tmp.rename(path)
+
+
+def resolve(args: argparse.Namespace) -> tuple[dtree.Tree, Path, List[Path]]:
+    tr = dtree.pristine(args.kdir)
+    series = (args.series or default_series(tr)).resolve()
+    patches = dtree.series_patches(series)
+    if not patches:
+        raise UsageError(f"SERIES={series}: no numbered patches")
+    return tr, series, patches
+
+
+def cmd_run(args: argparse.Namespace) -> int:
+    progress = Progress()
+    tr, series, patches = resolve(args)
+    outcomes: List[Outcome] = []
+    for state in STATES:
+        src = trees.sync(tr, f"boot-{state}", series if state == "after" else None,
+                         work_root(tr))
+        outcomes += build_and_boot(tr, src, state, state, args.jobs, progress)
+    rows = coverage.table(patches)
+    print("\n".join(result_lines(outcomes)))
+    print("coverage:")
+    print(coverage.text(rows), end="")
+    dest = args.report or work_root(tr) / "report.md"
+    write_atomic(dest, report(outcomes, rows, series))
+    print(f"report: {dest}")
+    return 0 if all(o.ok for o in outcomes) else 1
+
+
+def cmd_mutant(args: argparse.Namespace) -> int:
+    """Every mutant must make at least one test fail."""
+    progress = Progress()
+    tr, series, patches = resolve(args)
+    survivors = []
+    for name in mutant.MUTANTS:
+        mut = mutant.make(patches, name, work_root(tr) / f"mutant-{name}")
+        progress.step(f"mutant {name}: {len(mut.mutated)} patch(es) mutated")
+        # From pristine, the before builds are the incremental base: only the mutated files rebuild.
+        src = trees.sync(tr, "boot-before", mut.series, work_root(tr))
+        outcomes = build_and_boot(tr, src, "before", f"mutant-{name}", args.jobs, progress)
+        failing = [f"{o.arch.name}:{r.name}" for o in outcomes for r in o.results
+                   if r.status not in (ktap.Status.PASS, ktap.Status.SKIP)]
+        failing += [f"{o.arch.name}:crash" for o in outcomes if o.crashes]
+        print("\n".join(result_lines(outcomes)))
+        if failing:
+            print(f"mutant {name}: caught by {', '.join(failing)}")
+        else:
+            print(f"mutant {name}: SURVIVED, no test failed")
+            survivors.append(name)
+    trees.sync(tr, "boot-before", None, work_root(tr))
+    return 1 if survivors else 0
+
+
+def cmd_bench(args: argparse.Namespace) -> int:
+    """Cold (optional) and warm run times, and the median of repeated boots."""
+    tr, series, _ = resolve(args)
+    run_args = argparse.Namespace(kdir=args.kdir, series=series, report=None, jobs=args.jobs)
+    figures: Dict[str, float] = {}
+    if args.cold:
+        for arch in ARCHS:
+            for state in STATES:
+                for stale in work_root(tr).glob(f"{arch.name}-{state}*"):
+                    _remove(stale)
+        figures["cold run (build + boot, all kernels, both states)"] = _timed(cmd_run, run_args)
+    figures["warm re-run (nothing changed)"] = _timed(cmd_run, run_args)
+    progress = Progress(quiet=True)
+    for arch in ARCHS:
+        for state in STATES:
+            out = work_root(tr) / f"{arch.name}-{state}"
+            built = kernel.Build(arch, out, out / arch.image, out.parent / f"{out.name}-modroot", "")
+            initrd = out.parent / f"{out.name}-initramfs.cpio"
+            times = [boot_once(built, initrd, state, progress, f"{out.name}-bench-console.log")
+                     .boot.seconds for _ in range(args.repeat)]
+            figures[f"boot {arch.name} {state} (median of {args.repeat})"] = statistics.median(times)
+    for what, secs in figures.items():
+        print(f"  {secs:8.1f} s  {what}")
+    return 0
+
+
+def _timed(fn: Callable[[argparse.Namespace], int], args: argparse.Namespace) -> float:
+    start = time.monotonic()
+    fn(args)
+    return time.monotonic() - start
+
+
+def _remove(path: Path) -> None:
+    import shutil
+    if path.is_dir():
+        shutil.rmtree(path)
+    else:
+        path.unlink()
+
+
+def add_tree_opts(p: argparse.ArgumentParser) -> None:
+    p.add_argument("--kdir", type=Path, help="kernel tree (default: Debian's linux-source-6.1)")
+    p.add_argument("--series", type=Path, help="format-patch directory (default: generated-patches/<tree>)")
+    p.add_argument("--jobs", type=int, default=2, help="make -j (default 2)")
+
+
+def parser() -> argparse.ArgumentParser:
+    ap = argparse.ArgumentParser(prog="python3 -m qemu", description=__doc__)
+    sub = ap.add_subparsers(dest="cmd", required=True)
+    run = sub.add_parser("run", help="build, boot and test before and after the series")
+    add_tree_opts(run)
+    run.add_argument("--report", type=Path, help="Markdown report (default build/qemu/<tree>/report.md)")
+    mut = sub.add_parser("mutant", help="the tests must catch deliberately wrong series")
+    add_tree_opts(mut)
+    bench = sub.add_parser("bench", help="print build and boot times")
+    add_tree_opts(bench)
+    bench.add_argument("--cold", action="store_true", help="also time a run from no build dirs")
+    bench.add_argument("--repeat", type=int, default=3, help="boots per kernel (default 3)")
+    return ap
+
+
+HANDLERS: Dict[str, Callable[[argparse.Namespace], int]] = {
+    "run": cmd_run, "mutant": cmd_mutant, "bench": cmd_bench,
+}
+
+
+def main(argv: Optional[Sequence[str]] = None) -> int:
+    args = parser().parse_args(argv)
+    try:
+        return HANDLERS[args.cmd](args)
+    except UsageError as exc:
+        print(f"qemu: {exc}", file=sys.stderr)
+        return 2
+    except (DemagicError, kernel.kconfig.ConfigError) as exc:
+        print(f"qemu: {exc}", file=sys.stderr)
+        return 1
+    except KeyboardInterrupt:
+        print("qemu: interrupted", file=sys.stderr)
+        return 130

@@ -1,0 +1,50 @@
+# SPDX-License-Identifier: GPL-2.0
+"""Worktrees for the boot builds that keep the mtime of every file whose content did not change.
+
+demagic.tree.worktree() resets a worktree to pristine and applies the
+series again, so each file the series touches is rewritten on every run.
+Restoring the old mtime of files that end up identical keeps O= builds
+incremental: only what the series (or a rule change) really altered rebuilds.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import os
+from pathlib import Path
+from typing import Dict, Optional, Set, Tuple
+
+from demagic import tree as dtree
+from qemu import patchtext
+
+
+def _digest(path: Path) -> str:
+    return hashlib.sha256(path.read_bytes()).hexdigest()
+
+
+def series_files(series: Optional[Path]) -> Set[str]:
+    if series is None:
+        return set()
+    return {p for patch in dtree.series_patches(series) for p in patchtext.touched(patch.read_text())}
+
+
+def sync(tr: dtree.Tree, name: str, series: Optional[Path], state: Path) -> Path:
+    """worktree(tr, name, series), with unchanged files keeping their mtime."""
+    record = state / f"{name}.files"
+    paths = series_files(series)
+    if record.exists():
+        paths |= set(record.read_text().split())
+    wt = dtree.BUILD / "work" / tr.name / name
+    old: Dict[str, Tuple[str, int]] = {}
+    for rel in paths:
+        path = wt / rel
+        if path.is_file():
+            old[rel] = (_digest(path), path.stat().st_mtime_ns)
+    path = dtree.worktree(tr, name, series)
+    for rel, (digest, mtime) in old.items():
+        f = path / rel
+        if f.is_file() and _digest(f) == digest:
+            os.utime(f, ns=(mtime, mtime))
+    state.mkdir(parents=True, exist_ok=True)
+    record.write_text("\n".join(sorted(series_files(series))) + "\n")
+    return path
