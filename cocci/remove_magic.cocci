@@ -121,10 +121,17 @@ statement S;
 identifier virtual.magic, virtual.member, s;
 type T;
 @@
+(
  T s = { ...,
 - .member = magic,
   ...
  };
+|
+ T s[...] = { ..., { ...,
+- .member = magic,
+  ... }, ...
+ };
+)
 
 @fld depends on patch@
 identifier virtual.member, virtual.sname;

@@ -13,6 +13,7 @@ from demagic.proc import DemagicError, UsageError
 COMMANDS: Dict[str, str] = {
     "deps": "demagic.deps",
     "tree": "demagic.tree",
+    "test-rules": "demagic.casetest",
 }
 
 

@@ -8,7 +8,7 @@ import subprocess
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Dict, List, Optional, Sequence, Tuple
+from typing import Dict, List, Mapping, Optional, Sequence, Tuple
 
 from demagic import layout, preproc
 from demagic.model import Verdict
@@ -98,21 +98,32 @@ def _spatch(rule: Path, defines: Dict[str, str], tree: Path, rel: str) -> None:
         raise SpatchError(f"{rel}: spatch failed: {last}")
 
 
-def residue(tree: Path, files: Sequence[str], names: Sequence[str]) -> List[str]:
-    """file:line of every use of names left in files, #if 0 code excluded."""
+def code_lines(text: str) -> List[str]:
+    """The lines of text with comments blanked out (line numbers kept)."""
+    def blank(m: "re.Match[str]") -> str:
+        return re.sub(r"[^\n]", " ", m.group(0))
+    return re.sub(r"/\*.*?\*/|//[^\n]*", blank, text, flags=re.S).splitlines()
+
+
+def residue(tree: Path, originals: Mapping[str, str], names: Sequence[str]) -> List[str]:
+    """file:line (in the original file) of every use of names left in the
+    code of the files (comments and #if 0 code excluded)."""
     left = []
-    for rel in files:
+    for rel, original in originals.items():
         path = tree / rel
         if not path.exists():
             continue
+        before = original.splitlines()
         dead = False
-        for no, line in enumerate(path.read_text(errors="replace").splitlines(), 1):
+        for no, line in enumerate(code_lines(path.read_text(errors="replace")), 1):
             if re.match(r"^\s*#\s*if\s+0\b", line):
                 dead = True
             elif dead and re.match(r"^\s*#\s*(endif|else|elif)\b", line):
                 dead = False
             if not dead and any(re.search(rf"\b{re.escape(n)}\b", line) for n in names):
-                left.append(f"{rel}:{no}")
+                text = path.read_text(errors="replace").splitlines()[no - 1]
+                where = before.index(text) + 1 if text in before else no
+                left.append(f"{rel}:{where}")
     return left
 
 
@@ -193,7 +204,7 @@ def apply(tree: Path, target: Target, jobs: int, subdir: Optional[str] = None) -
             path.write_text(text)
             result.files.append(rel)
     result.offsets = plan.changes
-    left = residue(tree, files, dead)
+    left = residue(tree, originals, dead)
     if left:
         raise SpatchError(f"{' '.join(target.macros)} still used at {', '.join(left[:5])}: "
                           "spatch could not rewrite it (parse failure or unhandled shape)")
