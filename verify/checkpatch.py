@@ -10,7 +10,7 @@ from typing import List, Tuple
 from demagic.proc import run
 from verify.matrix import Cell, failed, passed
 
-LINE_RE = re.compile(r"^\S*:\d+: (ERROR|WARNING|CHECK): (.*)$|^(ERROR|WARNING|CHECK): (.*)$")
+LINE_RE = re.compile(r"^(?:\S*:\d+: )?(ERROR|WARNING|CHECK):(?:[A-Z_0-9]+:)? ?(.*)$")
 
 
 def parse(text: str) -> Tuple[List[str], List[str]]:
@@ -21,7 +21,7 @@ def parse(text: str) -> Tuple[List[str], List[str]]:
         match = LINE_RE.match(line.strip())
         if not match:
             continue
-        kind = match.group(1) or match.group(3)
+        kind = match.group(1)
         (errors if kind == "ERROR" else warnings).append(line.strip())
     return errors, warnings
 

@@ -12,7 +12,7 @@ from typing import Dict, List, Optional, Set, Tuple
 from demagic.proc import DemagicError, Progress, UsageError, run
 from demagic.tree import BUILD, GIT_ENV, Tree, pristine, series_patches, worktree
 from verify import checkpatch, layout, leftovers, reference
-from verify.arches import Arch, by_name
+from verify.arches import ARCHES, Arch, by_name
 from verify.kbuild import BuildDir, BuildError, ObjectResult, new_warnings, pahole, tools_missing
 from verify.matrix import Cell, Matrix, Row, failed, not_applicable, passed
 from verify.patch import Patch, Removed, added_members, parse_series, removed_identifiers
@@ -88,12 +88,13 @@ def structs_of(removed: List[Removed]) -> Dict[str, Tuple[str, Set[str]]]:
     return out
 
 
-def capture(walk: Walk, index: int, when: str) -> None:
-    """pahole of the structs patch index changes, in each of its objects."""
+def capture(walk: Walk, index: int, when: str, results: Dict[Key, ObjectResult]) -> None:
+    """pahole of the structs patch index changes, in each of its objects that built."""
     for struct in structs_of(walk.removed[index]):
         for arch_name, obj in walk.plans[index].all():
             path = walk.dirs[arch_name].out / obj
-            text = pahole(path, struct) if path.is_file() else None
+            res = results.get((arch_name, obj))
+            text = pahole(path, struct) if res is not None and res.ok else None
             walk.shapes[(when, arch_name, obj, struct)] = text
 
 
@@ -136,10 +137,13 @@ def bisect_cell(walk: Walk, index: int, results: Dict[Key, ObjectResult]) -> Cel
     return passed(f"{len(keys)} objects of earlier patches still build")
 
 
-def layout_cell(walk: Walk, index: int, when: str) -> Cell:
+def layout_cell(walk: Walk, index: int, when: str, results: Dict[Key, ObjectResult]) -> Cell:
     structs = structs_of(walk.removed[index])
     if not structs:
         return not_applicable("no struct loses a member")
+    objs = walk.plans[index].all()
+    if objs and not any(results.get(k, ObjectResult(k[1], False)).ok for k in objs):
+        return not_applicable("no object of the patch builds after it (see builds)")
     added = set().union(*added_members(walk.patches[index]).values()) \
         if added_members(walk.patches[index]) else set()
     problems: List[str] = []
@@ -209,7 +213,7 @@ def prepare(walk: Walk, opts: Options, progress: Progress) -> None:
         f"{a} {len(o)}" for a, o in sorted(objects.items())))
     walk.base = build(walk, objects)
     for index in range(len(walk.patches)):
-        capture(walk, index, "base")
+        capture(walk, index, "base", walk.base)
 
 
 def walk_series(walk: Walk, opts: Options, progress: Progress) -> None:
@@ -235,18 +239,36 @@ def walk_series(walk: Walk, opts: Options, progress: Progress) -> None:
         progress.step(f"{patch.name}: building the objects touched so far")
         results = build(walk, union(walk.plans[: index + 1]))
         walk.after.append(results)
-        capture(walk, index, f"after{index}")
+        capture(walk, index, f"after{index}", results)
         row.cells["builds"] = builds_cell(walk, index, results)
         row.cells["bisect"] = bisect_cell(walk, index, results)
-        row.cells["layout"] = layout_cell(walk, index, f"after{index}")
+        row.cells["layout"] = layout_cell(walk, index, f"after{index}", results)
     if opts.fast and applied:
         progress.step("building after the series")
         results = build(walk, union(walk.plans))
         for index, row in enumerate(walk.rows):
-            capture(walk, index, "final")
+            capture(walk, index, "final", results)
             row.cells["builds"] = builds_cell(walk, index, results)
             row.cells["bisect"] = not_applicable("skipped (--fast)")
-            row.cells["layout"] = layout_cell(walk, index, "final")
+            row.cells["layout"] = layout_cell(walk, index, "final", results)
+
+
+def lift(wt: Path, patches: List[Patch]) -> None:
+    """Commit the architectures' Kconfig lifts in the worktree, before the series."""
+    touched = {p for patch in patches for p in patch.paths()}
+    done = []
+    for arch in ARCHES:
+        for path, line in arch.lifts:
+            if path in touched:
+                raise DemagicError(f"the series touches {path}, which verify adjusts to build "
+                                   f"{arch.name}: cannot verify it")
+            text = (wt / path).read_text()
+            if line in text:
+                (wt / path).write_text(text.replace(line, "", 1))
+                done.append(path)
+    if done:
+        run(["git", "-C", str(wt), "commit", "-q", "-m", "verify: Kconfig lifts", *done],
+            env=GIT_ENV)
 
 
 def verify(opts: Options, progress: Progress) -> Matrix:
@@ -259,6 +281,7 @@ def verify(opts: Options, progress: Progress) -> Matrix:
     tree = pristine(opts.kdir, progress)
     progress.step(f"worktree {opts.worktree} at the pristine {tree.name}")
     wt = worktree(tree, opts.worktree)
+    lift(wt, patches)
     walk = Walk(tree, wt, patches)
     walk.removed = [removed_identifiers(p, old_text(wt)) for p in patches]
     try:
