@@ -1,0 +1,56 @@
+# SPDX-License-Identifier: GPL-2.0
+"""Config fragments must be a subset of the final .config."""
+
+import tempfile
+import unittest
+from pathlib import Path
+
+from qemu import kconfig
+from qemu.kernel import CONFIGS
+
+FINAL = """#
+# Automatically generated file; DO NOT EDIT.
+CONFIG_SLIP=m
+CONFIG_SLIP_COMPRESSED=y
+# CONFIG_IPV6 is not set
+CONFIG_LOCALVERSION=""
+"""
+
+
+class ParseTest(unittest.TestCase):
+    def test_values(self) -> None:
+        opts = kconfig.parse(FINAL)
+        self.assertEqual(opts["CONFIG_SLIP"], "m")
+        self.assertEqual(opts["CONFIG_IPV6"], "n")
+        self.assertEqual(opts["CONFIG_LOCALVERSION"], '""')
+
+    def test_malformed(self) -> None:
+        with self.assertRaisesRegex(kconfig.ConfigError, "frag:2"):
+            kconfig.parse("CONFIG_A=y\nSLIP=m\n", "frag")
+
+    def test_shipped_fragments_parse(self) -> None:
+        for frag in CONFIGS.glob("*.config"):
+            self.assertTrue(kconfig.parse(frag.read_text(), str(frag)), frag)
+
+
+class DroppedTest(unittest.TestCase):
+    def test_subset(self) -> None:
+        want = {"CONFIG_SLIP": "m", "CONFIG_IPV6": "n", "CONFIG_AX25": "n"}
+        self.assertEqual(kconfig.dropped(want, kconfig.parse(FINAL)), [])
+
+    def test_dropped_option(self) -> None:
+        want = {"CONFIG_BAYCOM_EPP": "m", "CONFIG_SLIP": "y"}
+        self.assertEqual(kconfig.dropped(want, kconfig.parse(FINAL)),
+                         ["CONFIG_BAYCOM_EPP=m (got n)", "CONFIG_SLIP=y (got m)"])
+
+    def test_check_raises(self) -> None:
+        with tempfile.TemporaryDirectory() as tmp:
+            config = Path(tmp) / ".config"
+            config.write_text(FINAL)
+            kconfig.check({"CONFIG_SLIP": "m"}, config)
+            with self.assertRaisesRegex(kconfig.ConfigError, "CONFIG_BAYCOM_EPP"):
+                kconfig.check({"CONFIG_BAYCOM_EPP": "m"}, config)
+
+
+if __name__ == "__main__":
+    unittest.main()
