@@ -14,6 +14,7 @@ COMMANDS: Dict[str, str] = {
     "deps": "demagic.deps",
     "tree": "demagic.tree",
     "test-rules": "demagic.casetest",
+    "spatch": "demagic.series",
 }
 
 

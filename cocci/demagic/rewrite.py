@@ -164,10 +164,21 @@ def _bases(diff_old: str, member: str) -> List[str]:
     return sorted(set(re.findall(rf"\b(\w+)\s*->\s*{re.escape(member)}\b", diff_old)))
 
 
-def apply(tree: Path, target: Target, jobs: int, subdir: Optional[str] = None) -> Result:
-    """Rewrite the tree for target in place; the tree is a work copy."""
+def mentioning(tree: Path, pool: Sequence[str], words: Sequence[str]) -> List[str]:
+    """The files of pool (from one earlier grep) that still mention words."""
+    pat = re.compile(r"\b(" + "|".join(re.escape(w) for w in words) + r")\b")
+    return [rel for rel in pool
+            if (tree / rel).exists() and pat.search((tree / rel).read_text(errors="replace"))]
+
+
+def apply(tree: Path, target: Target, jobs: int, subdir: Optional[str] = None,
+          pool: Optional[Sequence[str]] = None) -> Result:
+    """Rewrite the tree for target in place; the tree is a work copy.
+
+    pool, when given, is the files a single grep found for all targets."""
     result = Result()
-    files = grep_files(tree, target.macros, subdir)
+    files = (mentioning(tree, pool, target.macros) if pool is not None
+             else grep_files(tree, target.macros, subdir))
     if target.header and target.header not in files and (tree / target.header).exists():
         files.append(target.header)
     setters, checkers = wrappers(tree, files, target.member)

@@ -128,6 +128,10 @@ def realign(old: str, new: str) -> str:
             for k in range(0 if not gap else 1, j2 - j1):
                 spaced[j1 + k] = (old_t[i1 + k][0], new_t[j1 + k][1])
         gap = tag in ("delete", "insert") or (tag == "replace" and i2 - i1 != j2 - j1)
+    # Kernel style has no blanks around member access, whatever was there.
+    for k, (ws, tok) in enumerate(spaced):
+        if tok == "->" or (k > 0 and spaced[k - 1][1] == "->"):
+            spaced[k] = ("", tok)
     return "".join(ws + tok for ws, tok in spaced) + "\n"
 
 
