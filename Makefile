@@ -12,6 +12,7 @@ FORMAT  ?= text#   scan output: text or json
 TARGETS ?=#   space-separated magic macros to retire (default: registry, else scan verdicts)
 OUT     ?=#   where spatch writes the series (default: generated-patches/<tree name>)
 SERIES  ?= generated-patches/linux-6.1#   the series that verify and boot-test check
+IDENTITY ?=#  'Name <mail>' to sign the series with (default: git config; fixed for the default tree)
 REF     ?= ../shared/reference#   upstream patches to compare with (verify; absent = n.a.)
 
 export V
@@ -60,13 +61,81 @@ help:
 	@echo '  FORMAT=json      - scan output as one JSON object per line'
 	@echo '  TARGETS="A B"    - Magic macros to retire (default: registry or scan verdicts)'
 	@echo '  OUT=dir          - Where spatch writes the series'
+	@echo "  IDENTITY='N <m>' - Signed-off-by of the series (default: git config; fixed for 6.1)"
 	@echo '  SERIES=dir       - Series for verify and boot-test (default: $(SERIES))'
 	@echo '  REF=dir          - Upstream patches verify compares with (default: $(REF))'
+
+# The series for the tree: generated-patches/<tree>/ (or OUT=).
+spatch:
+	$(Q)$(PY) -m demagic deps spatch
+	$(Q)$(PY) -m demagic spatch $(ARGS_KDIR) $(ARGS_M) --jobs $(J) \
+		$(if $(OUT),--out $(OUT)) $(if $(TARGETS),--targets "$(TARGETS)") \
+		$(if $(IDENTITY),--identity "$(IDENTITY)")
+
+scan:
+	$(Q)$(PY) -m demagic deps scan
+	$(Q)$(PY) -m demagic scan $(ARGS_KDIR) $(ARGS_M) --jobs $(J) --format $(FORMAT) \
+		$(if $(MODE),--mode $(MODE))
+
+verify:
+	$(Q)$(PY) -m demagic deps verify
+	$(Q)$(PY) -m verify run $(ARGS_KDIR) --series $(SERIES) --ref $(REF) --jobs $(J)
+
+boot-test:
+	$(Q)$(PY) -m demagic deps boot-test
+	$(Q)$(PY) -m qemu run $(ARGS_KDIR) --series $(SERIES) --jobs $(J)
+
+boot-test-mutant:
+	$(Q)$(PY) -m demagic deps boot-test
+	$(Q)$(PY) -m qemu mutant $(ARGS_KDIR) --series $(SERIES) --jobs $(J)
+
+test-rules:
+	$(Q)$(PY) -m demagic deps spatch
+	$(Q)$(PY) -m demagic test-rules
+	$(Q)$(PY) -m demagic test-rules --selftest
+
+# Everything CI runs, cheapest first; each phase prints the time it starts.
+PHASE = @echo "== $$(date +%T) $(1)"
+test:
+	$(call PHASE,packages)
+	$(Q)$(PY) -m demagic deps test
+	$(call PHASE,unit tests: cocci verify qemu)
+	$(Q)$(PY) -m unittest discover -s cocci/tests -t cocci -p 'test_*.py'
+	$(Q)$(PY) -m unittest discover -s verify/tests -t .
+	$(Q)$(PY) -m unittest discover -s qemu/tests -t .
+	$(call PHASE,rule cases)
+	$(Q)$(PY) -m demagic test-rules
+	$(Q)$(PY) -m demagic test-rules --selftest
+	$(call PHASE,series regenerated and compared with generated-patches/linux-6.1)
+	$(Q)$(PY) -m demagic check-series --series generated-patches/linux-6.1 --jobs $(J)
+	$(call PHASE,verify: broken series must fail)
+	$(Q)$(PY) -m verify selftest --jobs $(J)
+	$(call PHASE,verify generated-patches/linux-6.1)
+	$(Q)$(PY) -m verify run --series generated-patches/linux-6.1 --ref $(REF) --jobs $(J)
+	$(call PHASE,boot-test generated-patches/linux-6.1)
+	$(Q)$(PY) -m qemu run --series generated-patches/linux-6.1 --jobs $(J)
+	$(call PHASE,boot-test mutants must fail)
+	$(Q)$(PY) -m qemu mutant --series generated-patches/linux-6.1 --jobs $(J)
+	$(call PHASE,all passed)
+
+bench:
+	$(Q)$(PY) -m demagic deps test
+	$(Q)$(PY) -m demagic bench --jobs $(J)
+	$(Q)$(PY) -m demagic scan --bench --jobs $(J)
+	$(Q)$(PY) -m verify bench --series $(SERIES) --jobs $(J)
+	$(Q)$(PY) -m qemu bench --series $(SERIES) --jobs $(J)
 
 deps:
 	$(Q)$(PY) -m demagic deps test
 
-.PHONY: help deps
+clean:
+	$(Q)rm -rf build/work build/verify build/qemu build/scan build/bench
+
+distclean:
+	$(Q)rm -rf build
+
+.PHONY: help spatch scan verify boot-test boot-test-mutant test-rules test bench deps \
+	clean distclean
 
 Makefile: ;
 

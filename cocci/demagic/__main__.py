@@ -13,8 +13,11 @@ from demagic.proc import DemagicError, UsageError
 COMMANDS: Dict[str, str] = {
     "deps": "demagic.deps",
     "tree": "demagic.tree",
+    "scan": "demagic.scan",
     "test-rules": "demagic.casetest",
     "spatch": "demagic.series",
+    "check-series": "demagic.series:check_main",
+    "bench": "demagic.bench",
 }
 
 
@@ -23,7 +26,8 @@ def main(argv: Optional[Sequence[str]] = None) -> int:
     if not args or args[0] not in COMMANDS:
         print(f"usage: python3 -m demagic {{{','.join(COMMANDS)}}} ...", file=sys.stderr)
         return 2
-    entry: Callable[[List[str]], int] = importlib.import_module(COMMANDS[args[0]]).main
+    module, _, func = COMMANDS[args[0]].partition(":")
+    entry: Callable[[List[str]], int] = getattr(importlib.import_module(module), func or "main")
     try:
         return entry(args[1:])
     except UsageError as exc:

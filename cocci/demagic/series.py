@@ -265,3 +265,29 @@ def main(argv: Optional[Sequence[str]] = None) -> int:
     who = parse_identity(args.identity) if args.identity else None
     build(args.kdir, args.out, args.targets.split(), args.subdir, args.jobs, who)
     return 0
+
+
+def check(series: Path, jobs: int) -> int:
+    """Regenerate the committed series of the default tree and compare, byte for byte."""
+    fresh = trees.BUILD / "check" / series.name
+    build(None, fresh, [], None, jobs, None)
+    want = {p.name: p for p in series.glob("*.patch")}
+    got = {p.name: p for p in fresh.glob("*.patch")}
+    bad = sorted(n for n in set(want) | set(got)
+                 if n not in want or n not in got or want[n].read_bytes() != got[n].read_bytes())
+    for name in bad:
+        print(f"series: {name} differs from the committed series"
+              f" ({'missing' if name not in got else 'extra' if name not in want else 'changed'})")
+        if name in want and name in got:
+            res = run(["diff", "-u", str(want[name]), str(got[name])], check=False)
+            print("\n".join(res.stdout.splitlines()[:40]))
+    print(f"series: {len(want) - len([b for b in bad if b in want])} passed, {len(bad)} failed")
+    return 1 if bad or not want else 0
+
+
+def check_main(argv: Optional[Sequence[str]] = None) -> int:
+    parser = argparse.ArgumentParser(prog="demagic check-series", description=check.__doc__)
+    parser.add_argument("--series", type=Path, required=True)
+    parser.add_argument("--jobs", type=int, default=os.cpu_count() or 1)
+    args = parser.parse_args(argv)
+    return check(args.series, args.jobs)
