@@ -19,9 +19,9 @@ class Arch:
     srcarch: str
     cross: str
     defconfig: str
-    # Kconfig lines verify drops in its own worktree, as a commit before the series,
-    # because they gate the architecture on a compiler older than Debian ships.
-    lifts: Tuple[Tuple[str, str], ...] = ()
+    # (file, old, new) edits verify commits in its own worktree before the series,
+    # because the architecture wants a compiler older than Debian ships.
+    lifts: Tuple[Tuple[str, str, str], ...] = ()
 
     def fragments(self) -> List[Path]:
         return [CONFIGS / "common.config", CONFIGS / f"{self.name}.config"]
@@ -34,11 +34,14 @@ class Arch:
 ARCHES: Tuple[Arch, ...] = (
     Arch("x86_64", "x86_64", "x86", "", "x86_64_defconfig"),
     Arch("i386", "i386", "x86", "", "i386_defconfig"),
-    # RiscPC (the only ARCH_ACORN machine) wants gcc < 9.1, which dropped ARMv3; with the
-    # StrongARM CPU that rpc_defconfig selects (-march=armv4) gcc 12 builds it.
+    # RiscPC (the only ARCH_ACORN machine) wants gcc < 9.1, the last with ARMv3: its
+    # bus has no halfword access, so even the StrongARM is built -march=armv3m.  For
+    # this compile test (objects never run) verify lifts the gate and builds ARMv4.
     Arch("arm", "arm", "arm", "arm-linux-gnueabi-", "rpc_defconfig", (
         ("arch/arm/mach-rpc/Kconfig",
-         "\tdepends on !CC_IS_CLANG && GCC_VERSION < 90100 && GCC_VERSION >= 60000\n"),)),
+         "\tdepends on !CC_IS_CLANG && GCC_VERSION < 90100 && GCC_VERSION >= 60000\n", ""),
+        ("arch/arm/Makefile", "=-D__LINUX_ARM_ARCH__=3 -march=armv3m\n",
+         "=-D__LINUX_ARM_ARCH__=3 -march=armv4\n"))),
     Arch("parisc", "parisc", "parisc", "hppa-linux-gnu-", "generic-32bit_defconfig"),
     Arch("mips", "mips", "mips", "mips64-linux-gnuabi64-", "ip27_defconfig"),
 )

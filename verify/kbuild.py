@@ -4,10 +4,11 @@
 from __future__ import annotations
 
 import re
+import shutil
 from collections import Counter
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Dict, List, Optional, Sequence, Tuple
+from typing import Dict, List, Optional, Sequence, Set, Tuple
 
 from demagic.proc import CommandError, DemagicError, run
 from verify.arches import Arch, config_missing, parse_config
@@ -89,11 +90,16 @@ class BuildDir:
         frags = "".join(p.read_text() for p in self.arch.fragments())
         return f"{self.src}\n{self.arch.defconfig}\n{frags}"
 
+    def configured(self) -> bool:
+        """The directory holds a .config made from the current defconfig and fragments."""
+        stamp = self.out / STAMP
+        return stamp.is_file() and stamp.read_text() == self._identity() and \
+            (self.out / ".config").is_file()
+
     def configure(self) -> None:
         """defconfig plus the fragments, then the subset check; redone when they change."""
         stamp = self.out / STAMP
-        if stamp.is_file() and stamp.read_text() == self._identity() and \
-                (self.out / ".config").is_file():
+        if self.configured():
             self._config = parse_config((self.out / ".config").read_text())
             return
         self.out.mkdir(parents=True, exist_ok=True)
@@ -126,6 +132,24 @@ class BuildDir:
             self.configure()
         assert self._config is not None
         return self._config
+
+    def deps(self, obj: str) -> Set[str]:
+        """The sources obj was last built from (kbuild's .cmd record), relative to the tree."""
+        cmd = self.out / Path(obj).parent / f".{Path(obj).name}.cmd"
+        try:
+            text = cmd.read_text(errors="replace")
+        except OSError:
+            return set()
+        match = re.search(r"^deps_\S+ := (.*?)^\S+: \$\(deps_", text, re.M | re.S)
+        if not match:
+            return set()
+        prefix = str(self.src).rstrip("/") + "/"
+        out = set()
+        for token in match.group(1).replace("\\\n", " ").split():
+            if token.startswith("$(") or token.endswith(")") or token == "\\":
+                continue
+            out.add(token[len(prefix):] if token.startswith(prefix) else token)
+        return out
 
     def build(self, objects: Sequence[str]) -> Dict[str, ObjectResult]:
         """make -k W=1 the objects; each one's result with the diagnostics of its last compile."""
@@ -169,5 +193,4 @@ def pahole(obj: Path, struct: str) -> Optional[str]:
 
 def tools_missing(arches: Sequence[Arch]) -> List[Tuple[str, str]]:
     """(arch, compiler) pairs whose compiler is not on PATH."""
-    import shutil
     return [(a.name, a.compiler()) for a in arches if shutil.which(a.compiler()) is None]
