@@ -66,18 +66,24 @@ expression V;
 @@
 - #define magic V
 
-@find depends on !patch exists@
-identifier virtual.magic, virtual.member, virtual.sname;
+@depends on context@
+identifier virtual.member, virtual.sname;
+struct sname *E;
+@@
+* E->member
+
+@find depends on org || report@
+identifier virtual.member, virtual.sname;
 struct sname *E;
 position p;
 @@
-* E->member@p
+ E->member@p
 
 @script:python depends on report@
 p << find.p;
 magic << virtual.magic;
 @@
-coccilib.report.print_report(p[0], "WARNING: %s is a state flag: make it a bool" % magic)
+coccilib.report.print_report(p[0], "WARNING: %s is a state flag: make the field a bool" % magic)
 
 @script:python depends on org@
 p << find.p;

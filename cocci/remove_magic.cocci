@@ -193,28 +193,57 @@ position q : script:python(fn) { q[0].current_element == fn };
   ... when != x
 }
 
-// Report modes: every check of the magic, for review.
-@find depends on !patch exists@
+// Other modes: every check and every assignment of the magic, for review.
+@depends on context@
+identifier virtual.magic, virtual.member;
+expression E;
+@@
+(
+* \(E->member\|E.member\) != magic
+|
+* \(E->member\|E.member\) == magic
+|
+* \(E->member\|E.member\) = magic
+)
+
+@check depends on org || report@
 identifier virtual.magic, virtual.member;
 expression E;
 position p;
 @@
 (
-* \(E->member@p\|E.member@p\) != magic
+ \(E->member@p\|E.member@p\) != magic
 |
-* \(E->member@p\|E.member@p\) == magic
-|
-* \(E->member@p\|E.member@p\) = magic
+ \(E->member@p\|E.member@p\) == magic
 )
 
+@set depends on org || report@
+identifier virtual.magic, virtual.member;
+expression E;
+position p;
+@@
+ \(E->member@p\|E.member@p\) = magic
+
 @script:python depends on report@
-p << find.p;
+p << check.p;
 magic << virtual.magic;
 @@
-coccilib.report.print_report(p[0], "WARNING: magic number %s: set or checked here" % magic)
+coccilib.report.print_report(p[0], "WARNING: %s checked here: remove the check, keep the rest of the condition" % magic)
+
+@script:python depends on report@
+p << set.p;
+magic << virtual.magic;
+@@
+coccilib.report.print_report(p[0], "WARNING: %s set here: remove the assignment" % magic)
 
 @script:python depends on org@
-p << find.p;
+p << check.p;
 magic << virtual.magic;
 @@
-coccilib.org.print_todo(p[0], "magic number %s" % magic)
+coccilib.org.print_todo(p[0], "%s checked" % magic)
+
+@script:python depends on org@
+p << set.p;
+magic << virtual.magic;
+@@
+coccilib.org.print_todo(p[0], "%s set" % magic)

@@ -181,6 +181,13 @@ def apply(tree: Path, target: Target, jobs: int, subdir: Optional[str] = None,
              else grep_files(tree, target.macros, subdir))
     if target.header and target.header not in files and (tree / target.header).exists():
         files.append(target.header)
+    if subdir:
+        outside = [f for f in grep_files(tree, target.macros)
+                   if f not in files and not f.startswith(subdir.rstrip("/") + "/")]
+        if outside:
+            result.manual.append(f"also used outside M={subdir} ({', '.join(outside[:3])}): "
+                                 "run without M=")
+            return result
     setters, checkers = wrappers(tree, files, target.member)
     # Wrappers are only looked for, and removed, where the magic is used.
     result.wrappers = setters + checkers
