@@ -148,7 +148,7 @@ position p;
 
 if (<+... \(E->fld@p op C\|E.fld@p op C\|C op E->fld@p\|C op E.fld@p\|fld@p(E, C)\) ...+>) \(return ...;\|goto l;\|break;\|continue;\)
 
-@flagset depends on set@
+@flagset depends on set && cmp@
 identifier set.fld;
 symbol true, false;
 expression E;
@@ -161,7 +161,7 @@ position p;
  E.fld@p = \(0\|1\|true\|false\)
 )
 
-@truth depends on set@
+@truth depends on set && cmp@
 identifier set.fld;
 expression E;
 statement S1, S2;

@@ -1,0 +1,452 @@
+# SPDX-License-Identifier: GPL-2.0
+"""What the text of a kernel tree tells about a magic number: its #define, the
+struct that carries it, and the evidence the judge reads (see judge.py)."""
+
+from __future__ import annotations
+
+import re
+from collections import Counter
+from pathlib import Path
+from typing import Dict, Iterable, List, Optional, Sequence, Set, Tuple
+
+from demagic.model import Candidate, Site
+from demagic.proc import DemagicError, Progress, run
+
+DEFINE_RX = r"^[ \t]*#[ \t]*define[ \t]+%s[ \t]+(.*?)[ \t]*(?:/[*/].*)?$"
+ENUM_RX = r"^\s*%s\s*=\s*([^,\n]+?)\s*,?\s*(?:/[*/].*)?$"
+# #define F(q, m) ((q)->field = (m))  /  ((q)->field != (m))
+SETTER_RX = re.compile(
+    rb"^[ \t]*#[ \t]*define[ \t]+(\w+)\(\s*(\w+)\s*,\s*(\w+)\s*\)[ \t]*\(*\s*\(?\s*\2\s*\)?"
+    rb"\s*->\s*(\w+)\s*([=!]?=)\s*\(?\s*\3\b", re.M)
+INCLUDE_RX = re.compile(r'^\s*#\s*include\s*([<"])([^>"]+)[>"]', re.M)
+OFFSET_RX = re.compile(r"^[ \t]*#[ \t]*define[ \t]+(\w*OFF\w*)[ \t]+\(?(0x[0-9a-fA-F]+|\d+)\)?\b",
+                       re.M)
+MEMBER_RX = re.compile(r"(\w+)\s*(?:\[[^\]]*\])*\s*(?::\s*\w+\s*)?;")
+ENDIAN_RX = re.compile(r"\b(?:__)?(?:le|be)(?:16|32|64)\b")
+PACKED_RX = re.compile(r"__packed\b|__attribute__\s*\(\(\s*(?:__)?packed")
+# What a struct pointer is cast from when it is memory the kernel does not own.
+FIXED_RX = re.compile(r"^(?:[A-Z][A-Z0-9_]*\s*\(|0x[0-9a-fA-F]+|\d+\b|(?:ioremap\w*|phys_to_virt"
+                      r"|__va|memremap|early_memremap)\s*\()")
+USER_COPY = ("copy_to_user", "copy_from_user", "memcpy_toio", "memcpy_fromio")
+
+
+def grep_tree(root: Path, options: Sequence[str], globs: Sequence[str],
+              dirs: Sequence[str] = (".",)) -> str:
+    """grep's output over the files of root matching globs under dirs.
+
+    A git tree is searched with git grep (its index makes it several times
+    faster); anything else with grep -r.  No match is not an error."""
+    if (root / ".git").exists():
+        specs = [f"{d.rstrip('/')}/{g}" if d not in (".", "") else g for d in dirs for g in globs]
+        argv = ["git", "-C", str(root), "grep", "-I", *options, "--", *specs]
+    else:
+        incl = [f"--include={g.rsplit('/', 1)[-1]}" for g in globs]
+        argv = ["grep", "-rI", *incl, *options, *dirs]
+    res = run(argv, cwd=root, check=False)
+    if res.returncode > 1:
+        raise DemagicError(f"grep failed in {root}: {(res.stderr or res.stdout).strip()[:200]}")
+    return res.stdout
+
+
+class Texts:
+    """File contents of a tree, read once."""
+
+    def __init__(self, root: Path) -> None:
+        self.root = root
+        self._raw: Dict[str, bytes] = {}
+
+    def raw(self, rel: str) -> bytes:
+        if rel not in self._raw:
+            try:
+                self._raw[rel] = (self.root / rel).read_bytes()
+            except OSError:
+                self._raw[rel] = b""
+        return self._raw[rel]
+
+    def text(self, rel: str) -> str:
+        return self.raw(rel).decode("utf-8", "replace")
+
+    def lines(self, rel: str) -> List[str]:
+        return self.text(rel).split("\n")
+
+    def exists(self, rel: str) -> bool:
+        return (self.root / rel).is_file()
+
+
+def setter_macros(texts: Texts, files: Iterable[str]) -> Dict[str, Tuple[str, str]]:
+    """Function-like macros F(q, m) that store or compare m in q->field: F -> (field, op)."""
+    out: Dict[str, Tuple[str, str]] = {}
+    for f in files:
+        data = texts.raw(f)
+        if b"define" not in data:
+            continue
+        for m in SETTER_RX.finditer(data):
+            out[m.group(1).decode()] = (m.group(4).decode(), m.group(5).decode())
+    return out
+
+
+def find_define(texts: Texts, files: Iterable[str], name: str) -> Optional[Tuple[Site, str]]:
+    """Where name is #defined (or an enumerator), and its value as written."""
+    rxs = [re.compile(DEFINE_RX % re.escape(name), re.M), re.compile(ENUM_RX % re.escape(name), re.M)]
+    for rx in rxs:
+        for f in files:
+            text = texts.text(f)
+            if name not in text:
+                continue
+            m = rx.search(text)
+            if m:
+                return Site(f, text.count("\n", 0, m.start()) + 1, "", "define"), m.group(1)
+    return None
+
+
+def _block(text: str, brace: int) -> str:
+    """text from the { at brace to its matching }."""
+    depth = 0
+    for i in range(brace, len(text)):
+        if text[i] == "{":
+            depth += 1
+        elif text[i] == "}":
+            depth -= 1
+            if depth == 0:
+                return text[brace:i + 1]
+    return text[brace:]
+
+
+def _strip_comments(text: str) -> str:
+    return re.sub(r"/\*.*?\*/|//[^\n]*", lambda m: re.sub(r"[^\n]", " ", m.group(0)), text,
+                  flags=re.S)
+
+
+class Struct:
+    """A struct definition found in a file."""
+
+    def __init__(self, name: str, file: str, line: int, body: str, tail: str,
+                 tag: str = "") -> None:
+        self.name, self.file, self.line, self.body, self.tail = name, file, line, body, tail
+        self.tag = tag or name   # what the scan calls it: the tag, else the typedef name
+
+    def member(self, field: str) -> Optional[str]:
+        """The declaration of field at the top level of the body."""
+        inner, depth, start = self.body[1:-1], 0, 0
+        for i, ch in enumerate(inner):
+            if ch == "{":
+                depth += 1
+            elif ch == "}":
+                depth -= 1
+            elif ch == ";" and depth == 0:
+                decl = inner[start:i + 1]
+                start = i + 1
+                m = MEMBER_RX.search(decl.rsplit("}", 1)[-1])
+                if m and m.group(1) == field:
+                    code = [l for l in decl.split("\n") if not l.strip().startswith("#")]
+                    return " ".join(" ".join(code).split())
+        return None
+
+    def members(self) -> List[str]:
+        return MEMBER_RX.findall(re.sub(r"\{[^{}]*\}", ";", self.body[1:-1]))
+
+
+def structs_in(texts: Texts, rel: str) -> List[Struct]:
+    text = _strip_comments(texts.text(rel))
+    out = []
+    for m in re.finditer(r"\b(typedef\s+)?struct\s+(\w*)\s*\{", text):
+        body = _block(text, m.end() - 1)
+        after = text[m.end() - 1 + len(body):m.end() - 1 + len(body) + 200]
+        tail = after.split(";", 1)[0]
+        name = m.group(2)
+        if not name and m.group(1):
+            names = re.findall(r"\w+", re.sub(r"__attribute__\s*\(\(.*?\)\)|__\w+", " ", tail))
+            name = names[0] if names else ""
+        if name:
+            out.append(Struct(name, rel, text.count("\n", 0, m.start()) + 1, body, tail))
+        if m.group(1):
+            for td in re.findall(r"\w+", tail):
+                if td != name and not td.startswith("__"):
+                    out.append(Struct(td, rel, text.count("\n", 0, m.start()) + 1, body, tail,
+                                      name))
+    for m in re.finditer(r"\btypedef\s+struct\s+(\w+)\s+(\w+)\s*;", text):
+        out.append(Struct(m.group(2), rel, -1, m.group(1), ""))   # alias, body = tag
+    return out
+
+
+def _includes(texts: Texts, rel: str) -> List[str]:
+    """Files rel includes that exist in the tree (arch headers of its own arch)."""
+    arch = rel.split("/")[1] if rel.startswith("arch/") else "*"
+    here = str(Path(rel).parent)
+    out = []
+    for kind, name in INCLUDE_RX.findall(texts.text(rel)):
+        opts = [f"{here}/{name}"] if kind == '"' else []
+        opts += [f"include/{name}", f"include/uapi/{name}"]
+        if name.startswith("asm/"):
+            arches = [arch] if arch != "*" else ["x86"]
+            opts += [f"arch/{a}/include/{name}" for a in arches]
+            opts += [f"arch/{a}/include/uapi/{name}" for a in arches]
+            opts.append(f"include/asm-generic/{name[4:]}")
+        elif "/" not in name and arch != "*":
+            opts.append(f"arch/{arch}/include/{name}")
+        opts += [f"arch/{arch}/include/{name}"] if arch != "*" and name.startswith("mach") else []
+        out += [o for o in opts if texts.exists(o)]
+    return out
+
+
+def _search_files(texts: Texts, rel: str) -> List[str]:
+    """rel, what it includes, and what those include (two levels)."""
+    seen: List[str] = [rel]
+    for f in list(_includes(texts, rel)):
+        if f not in seen:
+            seen.append(f)
+    for f in list(seen[1:]):
+        for g in _includes(texts, f):
+            if g not in seen:
+                seen.append(g)
+    return seen
+
+
+def resolve_struct(texts: Texts, rel: str, typ: str, field: str) -> Optional[Struct]:
+    """The struct (by its type as spatch gave it, or by field) that rel sees."""
+    name = re.sub(r"^(?:const\s+|volatile\s+)*(?:struct\s+)?", "", typ).strip().rstrip("*").strip()
+    for f in _search_files(texts, rel):
+        for s in structs_in(texts, f):
+            if s.line < 0:
+                if name and s.name == name:
+                    name = s.body
+                continue
+            if (not name or s.name == name) and s.member(field):
+                return s
+    if name:
+        return grep_struct(texts, name, field)
+    return None
+
+
+def grep_struct(texts: Texts, name: str, field: str) -> Optional[Struct]:
+    """A last resort: the header anywhere in include/ or arch/ that defines struct name."""
+    out = grep_tree(texts.root, ["-lE", rf"(struct\s+{name}\s*\{{|\}}\s*{name}\s*;)"],
+                    ["*.h"], ["include", "arch"])
+    for f in sorted(out.split()):
+        for s in structs_in(texts, f):
+            if s.name == name and s.line > 0 and s.member(field):
+                return s
+    return None
+
+
+def place_struct(root: Path, texts: Texts, c: Candidate,
+                 bases: Sequence[Tuple[Site, str, str]]) -> None:
+    """Fill struct/header of c from the types of its sets and checks."""
+    found: Counter[Tuple[str, str, int]] = Counter()
+    decls: Dict[Tuple[str, str, int], Struct] = {}
+    tried: Set[Tuple[str, str]] = set()
+    for site, _expr, typ in sorted(bases, key=lambda b: (b[2] == "", b[0].kind != "assign")):
+        if (site.file, typ) in tried:
+            continue
+        tried.add((site.file, typ))
+        s = resolve_struct(texts, site.file, typ, c.field)
+        if s is not None:
+            key = (s.tag, s.file, s.line)
+            found[key] += 1
+            decls[key] = s
+    if not found:
+        return
+    (name, header, line), _n = found.most_common(1)[0]
+    s = decls[(name, header, line)]
+    c.struct, c.header = s.tag, s.file
+    c.evidence["struct_line"] = s.line
+    decl = s.member(c.field) or ""
+    c.evidence["field_decl"] = decl
+    others = sorted({k[0] for k in found if k[0] != name})
+    if others:
+        c.evidence["other_structs"] = others
+    if ENDIAN_RX.search(decl):
+        c.evidence["endian"] = decl
+    if PACKED_RX.search(s.tail) or PACKED_RX.search(s.body[-1:] + s.tail):
+        c.evidence["packed"] = True
+    if re.search(r"\bvolatile\b", decl):
+        c.evidence["volatile"] = True
+    c.evidence["members"] = s.members()
+
+
+def _function_text(texts: Texts, site: Site) -> List[str]:
+    """The lines of site's function up to site (the function's opening line on)."""
+    lines = texts.lines(site.file)
+    start = site.line - 1
+    pat = re.compile(rf"\b{re.escape(site.function)}\s*\(") if site.function else None
+    while start > 0 and not (pat and pat.search(lines[start]) and not lines[start].startswith((" ", "\t"))):
+        start -= 1
+        if site.line - start > 400:
+            break
+    return lines[start:site.line]
+
+
+def pointer_sources(texts: Texts, bases: Sequence[Tuple[Site, str, str]]) -> Dict[str, str]:
+    """Where the sets' struct pointers come from: "fixed_address" (cast of a fixed
+    address), "kernel_address" (&object in kernel memory)."""
+    out: Dict[str, str] = {}
+    for site, expr, _typ in bases:
+        if site.kind not in ("assign", "macro") or not re.fullmatch(r"\w+", expr or ""):
+            continue
+        body = "\n".join(_function_text(texts, site))
+        for m in re.finditer(rf"\b{expr}\s*=\s*\(\s*[\w\s]+\*\s*\)\s*([^;]+);", body):
+            src = " ".join(m.group(1).split())
+            if FIXED_RX.match(src):
+                out.setdefault("fixed_address", src)
+        for m in re.finditer(rf"\b{expr}\s*=\s*(&[^;]+);", body):
+            out.setdefault("kernel_address", " ".join(m.group(1).split()))
+    return out
+
+
+def user_copies(texts: Texts, bases: Sequence[Tuple[Site, str, str]]) -> List[Site]:
+    """Calls in a set or check function that copy the struct to or from user space or I/O."""
+    out = []
+    for site, expr, _typ in bases:
+        if not re.fullmatch(r"\w+", expr or ""):
+            continue
+        lines = texts.lines(site.file)
+        start = site.line - len(_function_text(texts, site))
+        rx = re.compile(rf"\b(?:{'|'.join(USER_COPY)})\s*\((?:[^;]*,)?\s*(?:\([^()]*\)\s*)?&?\s*{expr}\s*[,)]")
+        end = min(len(lines), site.line + 80)
+        for i in range(max(0, start), end):
+            if rx.search(lines[i]):
+                out.append(Site(site.file, i + 1, site.function, "user-copy"))
+    return sorted(set(out), key=lambda s: (s.file, s.line))
+
+
+def bitwise_uses(texts: Texts, files: Iterable[str], const: str) -> List[Site]:
+    """Where const is used as a bit in a mask (x & C, x |= C, C | D)."""
+    rx = re.compile(rf"[&|]=?\s*\(?\s*{re.escape(const)}\b|\b{re.escape(const)}\s*\)?\s*[&|](?![&|])")
+    out = []
+    for f in files:
+        for i, line in enumerate(texts.lines(f)):
+            if const in line and not line.lstrip().startswith("#") and rx.search(line):
+                out.append(Site(f, i + 1, "", "bitwise"))
+    return out
+
+
+def offset_macros(texts: Texts, c: Candidate) -> Dict[str, str]:
+    """Hand-written offset macros of the struct's header, macro -> member."""
+    members = c.evidence.get("members", [])
+    out = {}
+    for name, _val in OFFSET_RX.findall(texts.text(c.header)) if c.header else []:
+        words = [w for w in name.lower().split("_") if w not in ("off", "offset", "ofs", "")]
+        best = ""
+        for m in members:
+            mw = m.split("_")
+            if len(mw) <= len(words) and words[-len(mw):] == mw and len(m) > len(best):
+                best = m
+        if best:
+            out[name] = best
+    return out
+
+
+def asm_context(texts: Texts, rel: str, line: int) -> bool:
+    """line of rel is assembly: a .S file, __ASSEMBLY__ code, or an assembler macro file."""
+    if rel.endswith(".S"):
+        return True
+    lines = texts.lines(rel)
+    if any(re.match(r"\s*\.macro\b", l) for l in lines):
+        return True
+    return "__ASSEMBLY__" in " ".join(s for s in guards_at(lines, line) if not s.startswith("!"))
+
+
+def guards_at(lines: Sequence[str], line: int) -> List[str]:
+    """Preprocessor symbols whose #ifdef/#if defined() encloses line (!X for #ifndef X)."""
+    stack: List[List[str]] = []
+    for text in lines[:line - 1]:
+        m = re.match(r"\s*#\s*(ifdef|ifndef|if|elif|else|endif)\b(.*)", text)
+        if not m:
+            continue
+        what, rest = m.groups()
+        if what in ("ifdef", "ifndef"):
+            sym = rest.split()[0] if rest.split() else ""
+            stack.append([sym if what == "ifdef" else "!" + sym])
+        elif what == "if":
+            stack.append(re.findall(r"(?<!!)defined\s*\(?\s*(\w+)", rest)
+                         or ["!" + s for s in re.findall(r"!\s*defined\s*\(?\s*(\w+)", rest)]
+                         or [rest.strip()])
+        elif what in ("else", "elif") and stack:
+            stack[-1] = ["!" + s if not s.startswith("!") else s[1:] for s in stack[-1]]
+        elif what == "endif" and stack:
+            stack.pop()
+    return [s for frame in stack for s in frame]
+
+
+def never_defined(root: Path, symbols: Iterable[str]) -> Set[str]:
+    """The symbols no #define, -D flag or Kconfig entry of the tree defines."""
+    syms = sorted({s for s in symbols if re.fullmatch(r"[A-Za-z_]\w*", s)
+                   and not s.startswith(("CONFIG_", "__"))})
+    if not syms:
+        return set()
+    alt = "|".join(syms)
+    out = grep_tree(root, ["-hoE", rf"(#[[:space:]]*define[[:space:]]+|-D)({alt})\b"],
+                    ["*.[chS]", "*Makefile*", "*Kbuild*"])
+    defined = set(re.findall(rf"\b({alt})\b", out))
+    return set(syms) - defined
+
+
+def asm_users(root: Path, texts: Texts, names: Iterable[str],
+              defs: Dict[str, str]) -> List[Site]:
+    """Uses of the offset macros names outside their #define, in assembly code."""
+    names = sorted(set(names))
+    if not names:
+        return []
+    found = grep_tree(root, ["-nwE", "|".join(names)], ["*.[chS]"], ["arch", "include"])
+    out = []
+    for line in found.splitlines():
+        f, n, text = line.split(":", 2)
+        if re.match(r"\s*#\s*define\s+(%s)\b" % "|".join(names), text):
+            continue
+        if asm_context(texts, f, int(n)):
+            out.append(Site(f, int(n), "", "asm"))
+    return out
+
+
+def complete(root: Path, texts: Texts, cands: Sequence[Candidate],
+             bases: Dict[str, List[Tuple[Site, str, str]]], files: Sequence[str],
+             progress: Progress) -> None:
+    """Everything the judge reads, for each candidate."""
+    for c in cands:
+        found = find_define(texts, files, c.macro)
+        if found:
+            c.define, c.value = found
+    progress.step(f"evidence for {len(cands)} candidates")
+    guard_syms: Dict[str, Set[str]] = {}
+    offsets: Dict[str, str] = {}
+    for c in cands:
+        b = bases.get(c.macro, [])
+        ev = c.evidence
+        for path in (c.header, c.define.file if c.define else ""):
+            if re.match(r"(?:arch/[^/]+/)?include/uapi/", path or ""):
+                ev.setdefault("uapi", path)
+        ev.update(pointer_sources(texts, b))
+        copies = user_copies(texts, b)
+        if copies:
+            ev["user_copy"] = copies
+        bits = bitwise_uses(texts, sorted({s.file for s in c.sets + c.checks}), c.macro)
+        if bits:
+            ev["bitwise"] = bits
+        if c.field == "s_magic" or "super" in c.struct.lower():
+            ev["superblock"] = True
+        ev["write_only"] = not any(s.kind != "truth" for s in c.checks)
+        om = offset_macros(texts, c)
+        if om:
+            ev["offset_macros"] = om
+            offsets.update(om)
+        real = [s for s in c.checks if s.kind != "truth"]
+        if real:
+            common = set(guards_at(texts.lines(real[0].file), real[0].line))
+            for s in real[1:]:
+                common &= set(guards_at(texts.lines(s.file), s.line))
+            guard_syms[c.macro] = {g for g in common if not g.startswith("!")}
+    dead = never_defined(root, {g for gs in guard_syms.values() for g in gs})
+    users = asm_users(root, texts, offsets, offsets)
+    for c in cands:
+        g = sorted(guard_syms.get(c.macro, set()) & dead)
+        if g:
+            c.evidence["guard"] = g[0]
+        om = c.evidence.get("offset_macros", {})
+        if om:
+            rx = re.compile(r"\b(%s)\b" % "|".join(om))
+            mine = [s for s in users if rx.search(texts.lines(s.file)[s.line - 1])]
+            if mine:
+                c.evidence["asm_users"] = mine
+        c.evidence.pop("members", None)
+        for key in ("user_copy", "asm_users", "bitwise"):
+            c.other_uses += c.evidence.get(key, [])

@@ -1,0 +1,385 @@
+# SPDX-License-Identifier: GPL-2.0
+"""Find and judge the magic numbers of a kernel tree: python3 -m demagic scan."""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import re
+import sys
+import tempfile
+import time
+from collections import Counter
+from concurrent.futures import ThreadPoolExecutor
+from dataclasses import dataclass, replace
+from pathlib import Path
+from typing import Dict, Iterable, List, Optional, Sequence, Tuple
+
+from demagic import facts, judge
+from demagic.model import Candidate, Site, Verdict
+from demagic.proc import CommandError, DemagicError, Progress, UsageError, run
+
+RULE = Path(__file__).resolve().parents[1] / "find_magic.cocci"
+# One line of the rule's report mode (see the emit() helper in the rule).
+REPORT_RX = re.compile(
+    r"^(?P<file>[^:\n]+):(?P<line>\d+):(?P<col>\d+)-\d+: WARNING: magic "
+    r"(?P<what>\w+)=(?P<kind>[\w-]+) const=(?P<const>\S+) field=(?P<field>\S+) "
+    r"func=(?P<func>\S+) type=(?P<type>.+?) expr=(?P<expr>.*)$")
+# Text prefilter: a MAGIC name stored, compared, or passed to a two-argument macro.
+STORE_OR_COMPARE_RX = re.compile(
+    rb"(?:[=!]=|[^=!<>+\-*/%&|^]=)\s*\(?\s*\w*MAGIC\w*\b|\b\w*MAGIC\w*\s*\)?\s*[=!]=")
+TWO_ARG_CALL_RX = rb"\b(?:%s)\s*\([^(),;]*,\s*\w*MAGIC\w*\s*\)"
+CHUNK = 24           # files per spatch process: amortises its start-up, keeps progress fine
+FILE_TIMEOUT = 120   # seconds spatch may spend on one file
+# spatch's stderr lines that mean a file was not analysed (partial-parse notes are normal).
+FAILURE_RX = re.compile(r"^(?:.*\btimeout\b.*|.*Fatal error.*|.*exception.*|EXN:.*)$",
+                        re.I | re.M)
+KIND_RANK = {"bug": 0, "warn": 1, "message": 2, "early-exit": 3, "condition": 4}
+
+
+@dataclass(frozen=True)
+class Record:
+    """One report line of find_magic.cocci."""
+    file: str
+    line: int
+    col: int
+    what: str    # set, call, check, type, kind, flag, truth
+    kind: str
+    const: str
+    field: str
+    func: str
+    type: str
+    expr: str
+
+    @property
+    def key(self) -> Tuple[str, int, int]:
+        return (self.file, self.line, self.col)
+
+    def site(self, kind: Optional[str] = None) -> Site:
+        return Site(self.file, self.line, self.func, self.kind if kind is None else kind)
+
+
+def rule_options(rule: Path = RULE) -> List[str]:
+    """The spatch flags the rule's `// Options:` header line asks for."""
+    for line in rule.read_text().splitlines():
+        if line.startswith("// Options:"):
+            return line.split(":", 1)[1].split()
+    return []
+
+
+def parse_report(text: str) -> List[Record]:
+    out: List[Record] = []
+    for line in text.splitlines():
+        m = REPORT_RX.match(line)
+        if m:
+            d = {k: ("" if v == "-" else v) for k, v in m.groupdict().items()}
+            out.append(Record(d["file"], int(d["line"]), int(d["col"]), d["what"], d["kind"],
+                              d["const"], d["field"], d["func"], d["type"], d["expr"]))
+    return out
+
+
+def list_files(root: Path, subdir: Optional[str], words: Optional[Sequence[str]]) -> List[str]:
+    """.c/.h files under root/subdir containing MAGIC (or one of words), relative to root."""
+    where = subdir or "."
+    if not (root / where).is_dir():
+        raise UsageError(f"M={subdir}: no such directory in {root}")
+    pattern = ["-wF", *[a for w in words for a in ("-e", w)]] if words else ["-F", "-e", "MAGIC"]
+    out = facts.grep_tree(root, ["-l", *pattern], ["*.c", "*.h"], [where])
+    return sorted(os.path.normpath(f) for f in out.split())
+
+
+def prefilter(root: Path, files: Sequence[str], texts: facts.Texts) -> List[str]:
+    """The files worth parsing: a MAGIC name is stored, compared or handed to a setter macro."""
+    setters = facts.setter_macros(texts, files)
+    call_rx = (re.compile(TWO_ARG_CALL_RX % b"|".join(re.escape(m.encode()) for m in setters))
+               if setters else None)
+    keep = []
+    for f in files:
+        data = texts.raw(f)
+        if STORE_OR_COMPARE_RX.search(data) or (call_rx is not None and call_rx.search(data)):
+            keep.append(f)
+    return keep
+
+
+def _spatch_chunk(root: Path, files: Sequence[str], extra: Sequence[str]) -> Tuple[str, List[str]]:
+    """Run the rule over files (one group each); returns report text and failed files."""
+    with tempfile.NamedTemporaryFile("w", suffix=".groups", delete=False) as fh:
+        fh.write("\n\n".join(files) + "\n")
+        groups = fh.name
+    try:
+        res = run(["spatch", "--very-quiet", "-D", "report", *rule_options(), *extra,
+                   "--timeout", str(FILE_TIMEOUT), "--sp-file", str(RULE),
+                   "--file-groups", groups], cwd=root, check=False)
+    finally:
+        os.unlink(groups)
+    failed = []
+    if res.returncode != 0 or FAILURE_RX.search(res.stderr):
+        bad = [f for f in files if f in res.stderr]
+        failed = bad or list(files)
+        if res.returncode != 0 and not bad and len(files) > 1:
+            # The whole process died: find the culprit file by file.
+            text, failed = "", []
+            for f in files:
+                t, fl = _spatch_chunk(root, [f], extra)
+                text += t
+                failed += fl
+            return text, failed
+    return res.stdout, failed
+
+
+def run_rule(root: Path, files: Sequence[str], jobs: int, progress: Progress,
+             extra: Sequence[str] = ()) -> List[Record]:
+    """find_magic.cocci over files, jobs spatch processes at a time; fails on unparsed files."""
+    chunks = [list(files[i:i + CHUNK]) for i in range(0, len(files), CHUNK)]
+    done, records, failed = 0, [], []
+    with ThreadPoolExecutor(max_workers=max(1, jobs)) as pool:
+        for chunk, (text, bad) in zip(chunks, pool.map(
+                lambda c: _spatch_chunk(root, c, extra), chunks)):
+            done += len(chunk)
+            records += parse_report(text)
+            failed += bad
+            progress.step(f"spatch: {done}/{len(files)} files")
+    if failed:
+        raise DemagicError(f"spatch could not analyse {len(failed)} file(s): "
+                           + ", ".join(sorted(failed)))
+    return records
+
+
+def _check_kind(rec: Record, kinds: Dict[Tuple[str, int, int], List[str]]) -> str:
+    found = kinds.get(rec.key, [])
+    return min(found, key=KIND_RANK.__getitem__) if found else "condition"
+
+
+Bases = Dict[str, List[Tuple[Site, str, str]]]
+
+
+def build(root: Path, records: Sequence[Record], texts: facts.Texts,
+          files: Sequence[str]) -> Tuple[Dict[str, Candidate], Bases]:
+    """Candidates (one per constant) from the rule's records, with sites and struct.
+
+    A constant stored into several fields keeps the field it is stored into most.
+    Bases maps each constant to its (site, base expression, type) list."""
+    kinds: Dict[Tuple[str, int, int], List[str]] = {}
+    types: Dict[Tuple[str, int, int], str] = {}
+    for r in records:
+        if r.what == "kind":
+            kinds.setdefault(r.key, []).append(r.kind)
+        elif r.what == "type":
+            types[r.key] = r.type
+    macros = facts.setter_macros(texts, files)
+    uses: Dict[str, List[Record]] = {}
+    for r in records:
+        if r.what == "call":
+            if r.field not in macros:
+                continue
+            fld, op = macros[r.field]
+            r = replace(r, what="set" if op == "=" else "check", field=fld,
+                        kind="macro" if op == "=" else r.kind)
+        if r.what in ("set", "check"):
+            uses.setdefault(r.const, []).append(r)
+    cands: Dict[str, Candidate] = {}
+    bases: Bases = {}
+    for const, recs in uses.items():
+        fld = Counter(r.field for r in recs if r.what == "set").most_common(1)
+        fld = fld or Counter(r.field for r in recs).most_common(1)
+        c = cands[const] = Candidate(const, "", None, "", fld[0][0], "")
+        for r in sorted(set(recs), key=lambda r: r.key):
+            if r.field != c.field:
+                continue
+            if r.what == "set":
+                c.sets.append(r.site())
+            else:
+                c.checks.append(r.site(_check_kind(r, kinds)))
+            bases.setdefault(const, []).append((r.site(), r.expr, types.get(r.key, "")))
+        facts.place_struct(root, texts, c, bases[const])
+    by_field: Dict[Tuple[str, str, str], List[str]] = {}
+    for c in cands.values():
+        by_field.setdefault((c.header, c.struct, c.field), []).append(c.macro)
+    for c in cands.values():
+        mates = [m for m in by_field[(c.header, c.struct, c.field)] if m != c.macro]
+        if mates and c.struct:
+            c.evidence["group"] = mates
+    return cands, bases
+
+
+def _flags(records: Sequence[Record], cands: Dict[str, Candidate]) -> None:
+    """Attach 0/1 stores and truth tests of a candidate's field, in the files that set it."""
+    for c in cands.values():
+        files = {s.file for s in c.sets}
+        flag = [r.site() for r in records if r.what == "flag" and r.field == c.field
+                and r.file in files]
+        truth = [r.site("truth") for r in records if r.what == "truth" and r.field == c.field
+                 and r.file in files]
+        if flag:
+            c.evidence["flag_sets"] = sorted(set(flag), key=lambda s: (s.file, s.line))
+        seen = {(s.file, s.line) for s in c.checks}
+        c.checks += [s for s in sorted(set(truth), key=lambda s: (s.file, s.line))
+                     if (s.file, s.line) not in seen]
+
+
+@dataclass
+class Stats:
+    """What one scan did: for the benchmark."""
+    listed: int = 0      # files that name MAGIC (or the macros asked for)
+    parsed: int = 0      # files handed to spatch after the prefilter
+    seconds: float = 0.0
+
+
+def collect(root: Path, subdir: Optional[str] = None, macros: Optional[List[str]] = None,
+            jobs: int = os.cpu_count() or 1, progress: Optional[Progress] = None,
+            stats: Optional[Stats] = None) -> List[Candidate]:
+    """Every magic number of root (or only macros, in that order), judged."""
+    start = time.monotonic()
+    progress = progress or Progress(quiet=True)
+    stats = stats if stats is not None else Stats()
+    root = Path(root)
+    if not (root / "Makefile").is_file():
+        raise UsageError(f"KDIR={root}: not a kernel tree (no top Makefile)")
+    magic_files = list_files(root, subdir, macros)
+    texts = facts.Texts(root)
+    files = prefilter(root, magic_files, texts)
+    stats.listed, stats.parsed = len(magic_files), len(files)
+    progress.step(f"prefilter: {len(files)} of {len(magic_files)} files with MAGIC to parse")
+    records = run_rule(root, files, jobs, progress)
+    cands, bases = build(root, records, texts, magic_files)
+    _flags(records, cands)
+    if macros is not None:
+        for m in macros:
+            if m not in cands and facts.find_define(texts, magic_files, m) is not None:
+                cands[m] = Candidate(m, "", None, "", "", "")
+        chosen = [cands[m] for m in macros if m in cands]
+    else:
+        chosen = [c for c in cands.values() if c.sets and c.checks]
+    facts.complete(root, texts, chosen, bases, magic_files, progress)
+    for c in chosen:
+        c.verdict, c.reason = judge.judge(c)
+    if macros is None:
+        chosen.sort(key=lambda c: (c.define.file if c.define else c.header, c.macro))
+    stats.seconds = time.monotonic() - start
+    return chosen
+
+
+def bench(root: Path, jobs: int, progress: Progress) -> int:
+    """Print the scan's wall time beside one naive whole-tree run of the same rule."""
+    stats = Stats()
+    cands = collect(root, jobs=jobs, progress=progress, stats=stats)
+    progress.step(f"scan: {stats.seconds:.1f} s, {stats.parsed} files parsed, "
+                  f"{len(cands)} candidates; now the naive run (slow)")
+    nfiles = len(facts.grep_tree(root, ["-l", "-e", ""], ["*.c"]).split())
+    start = time.monotonic()
+    res = run(["spatch", "--very-quiet", "-D", "report", "--no-includes", "--timeout",
+               str(FILE_TIMEOUT), "-j", str(jobs), "--sp-file", str(RULE), "--dir", "."],
+              cwd=root, check=False)
+    naive = time.monotonic() - start
+    nrec = len([r for r in parse_report(res.stdout) if r.what in ("set", "check")])
+    print(f"scan:  {stats.seconds:7.1f} s wall, {stats.parsed:6d} files parsed "
+          f"({stats.listed} name MAGIC), jobs {jobs}")
+    print(f"naive: {naive:7.1f} s wall, {nfiles:6d} files parsed (spatch --dir, every .c), "
+          f"jobs {jobs}, exit {res.returncode}, {nrec} set/check reports")
+    print(f"ratio: naive / scan = {naive / max(stats.seconds, 1e-9):.1f}")
+    return 0
+
+
+def _site_list(sites: Iterable[Site]) -> str:
+    return " ".join(str(s) for s in sites) or "-"
+
+
+def format_text(cands: Sequence[Candidate]) -> str:
+    """Readable text: grouped by verdict (remove, flag, keep), sorted by path."""
+    out: List[str] = []
+    for verdict in (Verdict.REMOVE, Verdict.FLAG, Verdict.KEEP):
+        group = sorted((c for c in cands if c.verdict == verdict),
+                       key=lambda c: (c.header or (c.define.file if c.define else ""), c.macro))
+        out.append(f"== {verdict.value} ({len(group)})")
+        for c in group:
+            where = f"struct {c.struct}.{c.field} ({c.header})" if c.struct else f"->{c.field}"
+            out.append(f"{c.macro} = {c.value or '?'}  {where}  defined {c.define or '?'}")
+            out.append(f"  reason: {c.reason}")
+            out.append(f"  sets:   {_site_list(c.sets)}")
+            out.append("  checks: " + (" ".join(f"{s}({s.kind})" for s in c.checks) or "-"))
+            for key in ("guard", "fixed_address", "uapi", "offset_macros", "group"):
+                if key in c.evidence:
+                    out.append(f"  {key}: {c.evidence[key]}")
+            for key in ("flag_sets", "asm_users", "user_copy"):
+                if key in c.evidence:
+                    out.append(f"  {key}: {_site_list(c.evidence[key])}")
+        out.append("")
+    return "\n".join(out)
+
+
+def format_json(cands: Sequence[Candidate]) -> str:
+    lines = []
+    for c in cands:
+        d = c.to_json()
+        d["evidence"] = {k: ([str(s) for s in v] if isinstance(v, list) and v
+                             and isinstance(v[0], Site) else v)
+                         for k, v in c.evidence.items()}
+        lines.append(json.dumps(d, sort_keys=True))
+    return "\n".join(lines) + ("\n" if lines else "")
+
+
+def format_coccicheck(cands: Sequence[Candidate], mode: str) -> str:
+    """file:line: message as coccicheck prints in report mode, or org-mode TODO items."""
+    lines = []
+    for c in sorted(cands, key=lambda c: (c.sets[0].file, c.sets[0].line) if c.sets else ("", 0)):
+        site = c.sets[0] if c.sets else c.define
+        if site is None:
+            continue
+        msg = f"{'WARNING' if c.verdict != Verdict.KEEP else 'INFO'}: {c.macro}: {c.verdict.value}: {c.reason}"
+        if mode == "org":
+            lines.append(f"* TODO [[view:{site.file}::face=ovl-face1::linb={site.line}"
+                         f"::colb=1::cole=1][{c.macro} {site.file}::{site.line}]]")
+            lines.append(f"  {msg}")
+        else:
+            lines.append(f"{site.file}:{site.line}: {msg}")
+    return "\n".join(lines) + ("\n" if lines else "")
+
+
+def write_out(text: str, out: Optional[Path]) -> None:
+    """Print text, or write it to out atomically (an interrupted run leaves out as it was)."""
+    if out is None:
+        sys.stdout.write(text)
+        return
+    out.parent.mkdir(parents=True, exist_ok=True)
+    tmp = out.with_name(out.name + ".tmp")
+    tmp.write_text(text)
+    tmp.replace(out)
+
+
+def parse_args(argv: Sequence[str]) -> argparse.Namespace:
+    p = argparse.ArgumentParser(prog="demagic scan", description=__doc__)
+    p.add_argument("--kdir", type=Path, help="kernel tree (default: Debian linux-source-6.1)")
+    p.add_argument("--subdir", help="only this subdirectory of the tree (as M=)")
+    p.add_argument("--macros", nargs="+", help="judge only these constants")
+    p.add_argument("--format", choices=("text", "json"), default="text")
+    p.add_argument("--mode", choices=("report", "org", "context", "patch", ""), default="")
+    p.add_argument("--jobs", type=int, default=os.cpu_count() or 1)
+    p.add_argument("--out", type=Path, help="write here instead of stdout")
+    p.add_argument("--bench", action="store_true",
+                   help="time the scan beside the naive whole-tree spatch run")
+    args = p.parse_args(argv)
+    if args.jobs < 1:
+        raise UsageError(f"J={args.jobs}: must be a positive number")
+    return args
+
+
+def main(argv: Sequence[str]) -> int:
+    args = parse_args(argv)
+    from demagic import tree
+    root = args.kdir.resolve() if args.kdir else tree.pristine(None).repo
+    if args.kdir:
+        tree.check_kdir(root)
+    progress = Progress()
+    if args.bench:
+        return bench(root, args.jobs, progress)
+    cands = collect(root, args.subdir, args.macros, args.jobs, progress)
+    if args.mode in ("report", "org"):
+        text = format_coccicheck(cands, args.mode)
+    elif args.format == "json":
+        text = format_json(cands)
+    else:
+        text = format_text(cands)
+    write_out(text, args.out)
+    progress.step(f"{len(cands)} candidates")
+    return 0
