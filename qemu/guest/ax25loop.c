@@ -17,9 +17,13 @@
 
 #define MAXFRAME 320
 
-static void set_up(int fd, const char *ifname, int up)
+static void set_up(const char *ifname, int up)
 {
 	struct ifreq ifr = { 0 };
+	int fd = socket(AF_INET, SOCK_DGRAM, 0);
+
+	if (fd < 0)
+		die("socket AF_INET");
 
 	strncpy(ifr.ifr_name, ifname, IFNAMSIZ - 1);
 	if (ioctl(fd, SIOCGIFFLAGS, &ifr) < 0)
@@ -30,6 +34,8 @@ static void set_up(int fd, const char *ifname, int up)
 		ifr.ifr_flags &= ~IFF_UP;
 	if (ioctl(fd, SIOCSIFFLAGS, &ifr) < 0)
 		die("SIOCSIFFLAGS");
+	if (close(fd) < 0)
+		die("close");
 }
 
 /* A KISS data byte, then an AX.25 UI frame from TEST-0 to QST-0. */
@@ -96,9 +102,9 @@ int main(int argc, char **argv)
 	sa.sll_ifindex = (int)if_nametoindex(argv[1]);
 	if (!sa.sll_ifindex)
 		die(argv[1]);
+	set_up(argv[1], 1);	/* first: binding to a down interface leaves ENETDOWN pending */
 	if (bind(fd, (struct sockaddr *)&sa, sizeof(sa)) < 0)
 		die("bind");
-	set_up(fd, argv[1], 1);
 	for (int i = 0; i < count; i++) {
 		size_t len = make_frame(frame, i);
 
@@ -108,7 +114,7 @@ int main(int argc, char **argv)
 	}
 	ktap_result(back == count, "%d of %d AX.25 frames came back intact on %s",
 		    back, count, argv[1]);
-	set_up(fd, argv[1], 0);
+	set_up(argv[1], 0);
 	ktap_result(1, "%s goes down", argv[1]);
 	if (close(fd) < 0)
 		die("close");

@@ -13,7 +13,15 @@ mount -t devtmpfs devtmpfs /dev
 mkdir -p /dev/pts
 mount -t devpts devpts /dev/pts
 ip link set lo up
-set -o pipefail
+
+# Kill what a test left running (a timeout leaves its children behind).
+reap() {
+	for d in /proc/[0-9]*; do
+		pid=${d#/proc/}
+		[ "$pid" -eq 1 ] && continue
+		readlink "$d/exe" >/dev/null 2>&1 && kill -9 "$pid" 2>/dev/null
+	done
+}
 
 arg() { sed -n "s/.*demagic\.$1=\([^ ]*\).*/\1/p" /proc/cmdline; }
 tests=$(arg tests | tr , ' ')
@@ -30,8 +38,14 @@ for t in $tests; do
 		echo "not ok $n - $t # no such test in the initramfs"
 		continue
 	fi
-	if timeout "${limit:-60}" sh "/tests/$t.sh" 2>&1 | sed 's/^/    /'; then
+	timeout "${limit:-60}" sh "/tests/$t.sh" >"/tmp/ktap-$t.log" 2>&1
+	rc=$?
+	reap
+	sed 's/^/    /' "/tmp/ktap-$t.log"
+	if [ "$rc" -eq 0 ]; then
 		echo "ok $n - $t"
+	elif [ "$rc" -eq 143 ]; then
+		echo "not ok $n - $t # timed out after ${limit:-60} s"
 	else
 		echo "not ok $n - $t"
 	fi

@@ -1,13 +1,16 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * slipctl: attach N_SLIP to both ends of a pty pair and keep the fds open,
- * answering one line per command read on stdin (busybox has no slattach):
- *   names   -> "ok <master-if> <slave-if>"
- *   again   second TIOCSETD N_SLIP on both ends: 0 or EEXIST, same interface
+ * slipctl: two slip interfaces on two pty masters, wired to each other by
+ * relaying the bytes between the two pty slaves (raw N_TTY: its reads are
+ * what wake a pty writer, so slip's transmit path sees write_wakeup).  It
+ * keeps every fd open and answers one line per command read on stdin
+ * (busybox has no slattach):
+ *   names   -> "ok <if-a> <if-b>"
+ *   again   second TIOCSETD N_SLIP on both: 0 or EEXIST, same interface
  *   ioctls  the slip ldisc ioctls answer and read back what was set
- *   cslip   switch both ends to CSLIP and read the mode back
- *   hangup  close the master (the slave side is hung up)
- *   close   close the slave
+ *   cslip   switch both to CSLIP and read the mode back
+ *   hangup  TIOCVHANGUP on the tty of interface b
+ *   close   close both sides of the pty of interface a
  * Every answer is "ok ..." or "fail <what>: <errno text>".
  */
 #define _GNU_SOURCE
@@ -15,6 +18,7 @@
 #include <fcntl.h>
 #include <linux/if_slip.h>
 #include <net/if.h>
+#include <poll.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -23,7 +27,8 @@
 #include <unistd.h>
 
 struct end {
-	int fd;
+	int fd;		/* pty master, N_SLIP */
+	int slave;	/* raw, relayed to the other end's slave */
 	char name[IFNAMSIZ];
 };
 
@@ -53,8 +58,10 @@ static int attach(struct end *e)
 	return 0;
 }
 
-static int open_pair(struct end *m, struct end *s)
+/* A pty whose master carries N_SLIP and whose slave is raw, for the relay. */
+static int open_pty(struct end *m)
 {
+	struct termios t;
 	char *path;
 
 	m->fd = posix_openpt(O_RDWR | O_NOCTTY);
@@ -65,13 +72,39 @@ static int open_pair(struct end *m, struct end *s)
 	path = ptsname(m->fd);
 	if (!path)
 		return fail("ptsname");
-	s->fd = open(path, O_RDWR | O_NOCTTY);
-	if (s->fd < 0)
+	m->slave = open(path, O_RDWR | O_NOCTTY | O_NONBLOCK);
+	if (m->slave < 0)
 		return fail("open pts");
-	if (attach(m) < 0 || attach(s) < 0)
-		return -1;
-	answer("ok %s %s", m->name, s->name);
-	return 0;
+	if (tcgetattr(m->slave, &t) < 0)
+		return fail("tcgetattr");
+	cfmakeraw(&t);
+	if (tcsetattr(m->slave, TCSANOW, &t) < 0)
+		return fail("tcsetattr");
+	return attach(m);
+}
+
+/* Move what one slave has read to the other; 0 once the first one is gone. */
+static int relay(int from, int to)
+{
+	char buf[4096];
+	ssize_t n = read(from, buf, sizeof(buf)), done = 0;
+
+	if (n < 0)
+		return errno == EAGAIN || errno == EINTR ? 1 : 0;
+	if (n == 0)
+		return 0;
+	while (done < n) {
+		ssize_t w = write(to, buf + done, (size_t)(n - done));
+
+		if (w < 0 && errno == EAGAIN) {
+			usleep(1000);
+			continue;
+		}
+		if (w <= 0)
+			return 0;
+		done += w;
+	}
+	return 1;
 }
 
 static int again(struct end *e)
@@ -138,15 +171,14 @@ static int run(const char *cmd, struct end *m, struct end *s)
 		       set_get(s->fd, SIOCSIFENCAP, SIOCGIFENCAP, SL_MODE_CSLIP, "CSLIP slave") < 0
 		       ? -1 : 0;
 	if (!strcmp(cmd, "hangup")) {
-		if (close(m->fd) < 0)
-			return fail("close master");
-		m->fd = -1;
+		if (ioctl(s->fd, TIOCVHANGUP) < 0)
+			return fail("TIOCVHANGUP");
 		return 0;
 	}
 	if (!strcmp(cmd, "close")) {
-		if (close(s->fd) < 0)
-			return fail("close slave");
-		s->fd = -1;
+		if (close(m->fd) < 0 || close(m->slave) < 0)
+			return fail("close");
+		m->fd = m->slave = -1;
 		return 0;
 	}
 	errno = EINVAL;
@@ -155,16 +187,32 @@ static int run(const char *cmd, struct end *m, struct end *s)
 
 int main(void)
 {
-	struct end m = { .fd = -1 }, s = { .fd = -1 };
+	struct end a = { .fd = -1 }, b = { .fd = -1 };
+	struct pollfd p[3];
+	int relaying = 1;
 	char line[64];
 
-	if (open_pair(&m, &s) < 0)
+	if (open_pty(&a) < 0 || open_pty(&b) < 0)
 		return 1;
-	while (fgets(line, sizeof(line), stdin)) {
+	setvbuf(stdin, NULL, _IONBF, 0);
+	for (;;) {
+		p[0] = (struct pollfd){ .fd = 0, .events = POLLIN };
+		p[1] = (struct pollfd){ .fd = relaying ? a.slave : -1, .events = POLLIN };
+		p[2] = (struct pollfd){ .fd = relaying ? b.slave : -1, .events = POLLIN };
+		if (poll(p, 3, -1) < 0 && errno != EINTR)
+			return fail("poll"), 1;
+		if (p[1].revents)
+			relaying = relay(a.slave, b.slave);
+		if (p[2].revents && relaying)
+			relaying = relay(b.slave, a.slave);
+		if (!(p[0].revents & (POLLIN | POLLHUP)))
+			continue;
+		if (!fgets(line, sizeof(line), stdin))
+			break;
 		line[strcspn(line, "\n")] = 0;
 		if (!strcmp(line, "quit"))
 			break;
-		if (run(line, &m, &s) == 0 && strcmp(line, "names"))
+		if (run(line, &a, &b) == 0 && strcmp(line, "names"))
 			answer("ok %s%s", line, "");
 	}
 	return 0;

@@ -1,7 +1,7 @@
 # SPDX-License-Identifier: GPL-2.0
 #
 # KTAP for the guest test scripts: t_plan N, then t_ok NAME COMMAND... once
-# per check; the command's output becomes "# " lines.  The script's exit
+# per check; the command's output becomes "# " lines before its result.  The script's exit
 # status is 0 only if every check passed (t_done).
 
 T_N=0
@@ -17,12 +17,13 @@ t_ok() {
 	shift
 	T_N=$((T_N + 1))
 	if "$@" >/tmp/t_out 2>&1; then
+		sed 's/^/# /' /tmp/t_out
 		echo "ok $T_N - $name"
 	else
+		sed 's/^/# /' /tmp/t_out
 		echo "not ok $T_N - $name"
 		T_FAIL=1
 	fi
-	sed 's/^/# /' /tmp/t_out
 }
 
 # wait_for SECONDS COMMAND...: retry COMMAND every 0.1 s until it succeeds.
