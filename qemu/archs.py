@@ -46,8 +46,7 @@ X86_64 = Arch(
         GuestTest("yam", ("drivers/net/hamradio/yam.c",),
                   depth="no YAM modem: the transmit/receive paths stay idle"),
         FASYNC,
-        GuestTest("coda", ("fs/coda/",),
-                  depth="no Venus: coda file operations (coda_ftoc) are not reached"),
+        GuestTest("coda", ("fs/coda/",)),
         GuestTest("synclink_cs", ("drivers/char/pcmcia/synclink_cs.c",),
                   depth="load/unload only: the checked tty paths need a PCMCIA card"),
     ))

@@ -38,10 +38,13 @@ for t in $tests; do
 		echo "not ok $n - $t # no such test in the initramfs"
 		continue
 	fi
+	read -r t0 _ </proc/uptime
 	timeout "${limit:-60}" sh "/tests/$t.sh" >"/tmp/ktap-$t.log" 2>&1
 	rc=$?
+	read -r t1 _ </proc/uptime
 	reap
 	sed 's/^/    /' "/tmp/ktap-$t.log"
+	echo "# $t: $t0 s to $t1 s since boot"
 	if [ "$rc" -eq 0 ]; then
 		echo "ok $n - $t"
 	elif [ "$rc" -eq 143 ]; then
