@@ -58,6 +58,20 @@ class ParseTest(unittest.TestCase):
         self.assertTrue(any("WARNING:" in c for c in crashes))
         self.assertFalse(ktap.passed(results, crashes))
 
+    def test_real_console(self) -> None:
+        names = ["slip", "hdlcdrv", "baycom", "yam", "fasync", "coda", "synclink_cs"]
+        results, crashes = ktap.parse(load("test_parse_real_x86_64.log"), names)
+        self.assertEqual([r.name for r in results], names)
+        self.assertTrue(ktap.passed(results, crashes))
+        self.assertEqual(len(results[0].subtests), 17)
+
+    def test_real_console_cut_short(self) -> None:
+        names = ["slip", "hdlcdrv", "baycom", "yam", "fasync", "coda", "synclink_cs"]
+        log = load("test_parse_real_x86_64.log")
+        results, crashes = ktap.parse(log[:log.index("ok 3 - baycom")], names)
+        self.assertEqual([r.status for r in results][2:], [Status.CRASHED] * 5)
+        self.assertFalse(ktap.passed(results, crashes))
+
     def test_crlf_console(self) -> None:
         results, crashes = ktap.parse(load("test_parse_crlf.log"), ["apm"])
         self.assertEqual(results[0].status, Status.PASS)
