@@ -53,16 +53,22 @@ def add_headers(patch: Path, mailed: Mailed) -> None:
     patch.write_text(head + extra + sep + rest)
 
 
-def checkpatch(work: Path, patch: Path) -> Tuple[List[str], List[str]]:
-    """(errors, warnings) that scripts/checkpatch.pl reports on patch."""
+def checkpatch(work: Path, patches: Sequence[Path]) -> Dict[Path, Tuple[List[str], List[str]]]:
+    """(errors, warnings) that scripts/checkpatch.pl reports on each patch."""
+    found: Dict[Path, Tuple[List[str], List[str]]] = {p: ([], []) for p in patches}
     script = work / "scripts" / "checkpatch.pl"
-    if not script.exists():
-        return [], []
+    if not script.exists() or not patches:
+        return found
     res = run(["perl", str(script), "--no-color", "--no-summary", "--terse", "--show-types",
-               str(patch)], cwd=work, check=False)
-    errors = [l for l in res.stdout.splitlines() if ": ERROR:" in l]
-    warnings = [l for l in res.stdout.splitlines() if ": WARNING:" in l]
-    return errors, warnings
+               *map(str, patches)], cwd=work, check=False)
+    by_name = {str(p): p for p in patches}
+    for line in res.stdout.splitlines():
+        name = line.split(":", 1)[0]
+        if name in by_name:
+            kind = 0 if ": ERROR:" in line else 1 if ": WARNING:" in line else None
+            if kind is not None:
+                found[by_name[name]][kind].append(line[len(name) + 1:])
+    return found
 
 
 def format_series(work: Path, base: str, dest: Path, who: Tuple[str, str]) -> List[Path]:
@@ -91,9 +97,13 @@ def mail_all(work: Path, patches: Sequence[Path], jobs: int) -> Dict[Path, Maile
 
 
 def style_all(work: Path, patches: Sequence[Path], jobs: int) -> Dict[Path, Tuple[List[str], List[str]]]:
+    """checkpatch.pl over the patches, in jobs batches (one perl start each)."""
+    batches = [list(patches[k::max(1, jobs)]) for k in range(max(1, jobs))]
+    found: Dict[Path, Tuple[List[str], List[str]]] = {}
     with ThreadPoolExecutor(max_workers=max(1, jobs)) as pool:
-        found = list(pool.map(lambda p: checkpatch(work, p), patches))
-    return dict(zip(patches, found))
+        for part in pool.map(lambda b: checkpatch(work, b), batches):
+            found.update(part)
+    return {p: found[p] for p in patches}
 
 
 def replace_dir(new: Path, out: Path, keep_suffixes: Sequence[str] = (".txt", ".md", ".json")) -> None:

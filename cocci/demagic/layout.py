@@ -10,6 +10,7 @@ offset still used) is reported for a manual fix and no patch is made.
 
 from __future__ import annotations
 
+import functools
 import re
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -81,6 +82,7 @@ def _macro_field(macro: str, names: List[str]) -> Optional[str]:
     return None
 
 
+@functools.lru_cache(maxsize=None)
 def _size(tree: Path, ctype: str) -> Optional[int]:
     """Size of a scalar type, following one typedef through the tree."""
     ctype = " ".join(w for w in ctype.split() if w not in ("volatile", "const"))

@@ -67,9 +67,11 @@ def group(cands: Sequence[Candidate]) -> List[Tuple[Tuple[str, ...], List[Candid
     return [(tuple(c.macro for c in cs), cs) for cs in out.values()]
 
 
-def commit(work: Path, subject: str, body: str, who: Tuple[str, str]) -> None:
+def commit(work: Path, subject: str, body: str, who: Tuple[str, str],
+           paths: Sequence[str]) -> None:
+    """Commit paths (changed or deleted) with a signed-off message."""
     sob = f"Signed-off-by: {who[0]} <{who[1]}>"
-    run(["git", "-C", str(work), "add", "-A"])
+    run(["git", "-C", str(work), "add", "-f", "-A", "--", *paths])
     run(["git", "-C", str(work), "commit", "-q", "--no-verify", "-F", "-"],
         env=git_env(who), input_text=f"{subject}\n\n{body}\n\n{sob}\n")
 
@@ -113,7 +115,7 @@ def write_commits(tree: trees.Tree, work: Path, cands: List[Candidate], who: Tup
         if entry.verdict is Verdict.KEEP:
             if not has_registry:
                 continue
-            registry.drop_rows(work, list(macros))
+            paths = registry.drop_rows(work, list(macros))
             body = message.keep_body(group_cands[0])
             prefix = "Documentation"
         else:
@@ -129,15 +131,15 @@ def write_commits(tree: trees.Tree, work: Path, cands: List[Candidate], who: Tup
                 continue
             prefix = message.prefix_for(work, sorted(result.files, key=lambda f: -_changed(work, f)),
                                         tree.has_history)
-            registry.drop_rows(work, list(macros))
+            paths = result.files + registry.drop_rows(work, list(macros))
             body = message.body(target, group_cands, result, rewrite.RULE_OF[target.verdict])
         entry.subject = _subject(prefix, entry, group_cands[0].evidence.get("flag_name", "busy"))
-        commit(work, entry.subject, body, who)
+        commit(work, entry.subject, body, who, paths)
         entry.files, entry.removed, _ = numstat(work)
         summary.entries.append(entry)
     if has_registry and summary.entries and not registry.entries(work):
-        registry.remove_all(work)
-        commit(work, "Documentation: remove magic-number.rst", message.REMOVAL_BODY, who)
+        paths = registry.remove_all(work)
+        commit(work, "Documentation: remove magic-number.rst", message.REMOVAL_BODY, who, paths)
         files, removed, _ = numstat(work)
         summary.entries.append(Entry((), Verdict.KEEP, [], "Documentation: remove magic-number.rst",
                                      files, removed, "registry"))
