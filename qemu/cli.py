@@ -4,6 +4,7 @@
 from __future__ import annotations
 
 import argparse
+import shutil
 import statistics
 import sys
 import time
@@ -59,8 +60,7 @@ def boot_once(built: kernel.Build, initrd: Path, label: str, progress: Progress,
               log_name: str = "") -> Outcome:
     arch = built.arch
     names = [t.name for t in arch.tests]
-    devices = [d for t in arch.tests for d in t.devices]
-    devices = _dedupe_pairs(devices)
+    devices = _dedupe_pairs([d for t in arch.tests for d in t.devices])
     log = built.out.parent / (log_name or f"{built.out.name}-{label}-console.log")
     progress.step(f"{label}: booting {arch.name} ({', '.join(names)})")
     argv = boot.qemu_argv(arch, built.image, initrd, names, devices)
@@ -184,6 +184,8 @@ def cmd_bench(args: argparse.Namespace) -> int:
             out = work_root(tr) / f"{arch.name}-{state}"
             built = kernel.Build(arch, out, out / arch.image, out.parent / f"{out.name}-modroot", "")
             initrd = out.parent / f"{out.name}-initramfs.cpio"
+            if not (built.image.exists() and initrd.exists()):
+                raise DemagicError(f"bench: no {arch.name} {state} build in {out}")
             times = [boot_once(built, initrd, state, progress, f"{out.name}-bench-console.log")
                      .boot.seconds for _ in range(args.repeat)]
             figures[f"boot {arch.name} {state} (median of {args.repeat})"] = statistics.median(times)
@@ -199,7 +201,6 @@ def _timed(fn: Callable[[argparse.Namespace], int], args: argparse.Namespace) ->
 
 
 def _remove(path: Path) -> None:
-    import shutil
     if path.is_dir():
         shutil.rmtree(path)
     else:
