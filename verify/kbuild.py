@@ -145,7 +145,9 @@ class BuildDir:
             return set()
         prefix = str(self.src).rstrip("/") + "/"
         out = set()
-        for token in match.group(1).replace("\\\n", " ").split():
+        source = re.search(r"^source_\S+ := (\S+)", text, re.M)
+        tokens = match.group(1).replace("\\\n", " ").split()
+        for token in tokens + ([source.group(1)] if source else []):
             if token.startswith("$(") or token.endswith(")") or token == "\\":
                 continue
             out.add(token[len(prefix):] if token.startswith(prefix) else token)

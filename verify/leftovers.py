@@ -26,61 +26,60 @@ from typing import List, Sequence, Set, Tuple
 from demagic.proc import run
 from verify.patch import Removed
 
-SOURCES = ("*.c", "*.h", "*.S")
+SOURCES = (".c", ".h", ".S")
+Hit = Tuple[str, int, str]
 
 
-def git_grep(wt: Path, args: Sequence[str], paths: Sequence[str] = ()) -> List[Tuple[str, int, str]]:
-    """(file, line, text) of git grep -n; nothing on no match."""
-    argv = ["git", "-C", str(wt), "grep", "-n", "-I", *args]
-    if paths:
-        argv += ["--", *paths]
+def git_grep(wt: Path, words: Sequence[str]) -> List[Hit]:
+    """(file, line, text) of every line holding one of the words (one pass over the tree)."""
+    argv = ["git", "-C", str(wt), "grep", "-n", "-I", "-w", "-F"]
+    for word in sorted(set(words)):
+        argv += ["-e", word]
     res = run(argv, check=False)
     out = []
     for line in res.stdout.splitlines():
         parts = line.split(":", 2)
         if len(parts) == 3 and parts[1].isdigit():
-            out.append((parts[0], int(parts[1]), parts[2].strip()))
+            out.append((parts[0], int(parts[1]), parts[2]))
     return out
 
 
-def _fmt(hit: Tuple[str, int, str]) -> str:
-    return f"{hit[0]}:{hit[1]}: {hit[2][:120]}"
+def _fmt(hit: Hit) -> str:
+    return f"{hit[0]}:{hit[1]}: {hit[2].strip()[:120]}"
 
 
-def defined_elsewhere(wt: Path, name: str) -> bool:
+def _word(name: str) -> re.Pattern[str]:
+    return re.compile(rf"(?<![A-Za-z0-9_]){re.escape(name)}(?![A-Za-z0-9_])")
+
+
+def defined_elsewhere(hits: Sequence[Hit], name: str) -> bool:
     """The macro name is still #defined somewhere: a local macro such as DEBUG."""
-    return bool(git_grep(wt, ["-E", rf"^\s*#\s*define\s+{re.escape(name)}\b"]))
+    define = re.compile(rf"^\s*#\s*define\s+{re.escape(name)}\b")
+    return any(define.match(h[2]) for h in hits)
 
 
-def macro_hits(wt: Path, items: Sequence[Removed]) -> List[str]:
-    """Global macro names in the whole tree; names defined elsewhere too in their file only."""
-    local = [r for r in items if defined_elsewhere(wt, r.name)]
-    names = sorted({r.name for r in items if r not in local})
-    out = []
-    if names:
-        pattern = "|".join(re.escape(n) for n in names)
-        out = [_fmt(h) for h in git_grep(wt, ["-w", "-E", f"({pattern})"])]
-    for item in local:
-        if (wt / item.file).is_file():
-            out += [_fmt(h) for h in git_grep(wt, ["-w", "-F", item.name], [item.file])]
-    return out
+def macro_hits(hits: Sequence[Hit], item: Removed) -> List[str]:
+    """A global macro name anywhere; a name defined elsewhere too in its own file only."""
+    word = _word(item.name)
+    local = defined_elsewhere(hits, item.name)
+    return [_fmt(h) for h in hits if word.search(h[2]) and (not local or h[0] == item.file)]
 
 
-def static_hits(wt: Path, item: Removed) -> List[str]:
-    if not (wt / item.file).is_file():
-        return []
-    return [_fmt(h) for h in git_grep(wt, ["-w", "-F", item.name], [item.file])]
+def static_hits(hits: Sequence[Hit], item: Removed) -> List[str]:
+    word = _word(item.name)
+    return [_fmt(h) for h in hits if h[0] == item.file and word.search(h[2])]
 
 
-def docrow_hits(wt: Path, item: Removed) -> List[str]:
+def docrow_hits(hits: Sequence[Hit], item: Removed) -> List[str]:
     base = Path(item.file).name
-    return [_fmt(h) for h in git_grep(wt, ["-E", f"^{re.escape(item.name)}\\b"],
-                                      [base, f"*/{base}"])]
+    row = re.compile(rf"^{re.escape(item.name)}\b")
+    return [_fmt(h) for h in hits if Path(h[0]).name == base and row.match(h[2])]
 
 
-def member_declared_anywhere(wt: Path, name: str) -> bool:
-    decl = rf"^\s+[A-Za-z_][A-Za-z0-9_ \t\*]*[ \t\*]{name}\s*(\[[^]]*\])*\s*(:\s*[0-9A-Za-z_]+\s*)?;"
-    return bool(git_grep(wt, ["-E", decl], ["*.c", "*.h"]))
+def member_declared(hits: Sequence[Hit], name: str) -> bool:
+    decl = re.compile(rf"^\s+[A-Za-z_][A-Za-z0-9_ \t*]*[ \t*]{re.escape(name)}\s*"
+                      rf"(\[[^]]*\]\s*)*(:\s*\w+\s*)?;")
+    return any(h[0].endswith((".c", ".h")) and decl.match(h[2]) for h in hits)
 
 
 def typed_names(text: str, struct: str, typedef: str) -> Set[str]:
@@ -92,17 +91,20 @@ def typed_names(text: str, struct: str, typedef: str) -> Set[str]:
     return {m.group(1) for m in re.finditer(pattern, text)} - {"const", "__user", "__iomem"}
 
 
-def field_hits(wt: Path, item: Removed) -> Tuple[List[str], str]:
+def field_hits(wt: Path, hits: Sequence[Hit], item: Removed) -> Tuple[List[str], str]:
     """References to the removed member; and a note saying which rule applied."""
-    access = rf"([A-Za-z_]\w*|\))\s*(->|\.)\s*{re.escape(item.name)}\b"
-    if not member_declared_anywhere(wt, item.name):
-        hits = git_grep(wt, ["-E", rf"(->|\.)[[:space:]]*{item.name}\b"], list(SOURCES))
-        return [_fmt(h) for h in hits], f"{item}: unique member name, whole tree"
-    words = [f"struct {item.struct}"] + ([item.typedef] if item.typedef else [])
-    scope = set(run(["git", "-C", str(wt), "grep", "-l", "-w", *sum(
-        (["-e", w] for w in words), [])], check=False).stdout.split())
+    name = re.escape(item.name)
+    if not member_declared(hits, item.name):
+        access = re.compile(rf"(->|\.)\s*{name}(?![A-Za-z0-9_])")
+        found = [_fmt(h) for h in hits if h[0].endswith(SOURCES) and access.search(h[2])]
+        return found, f"{item}: unique member name, searched the whole tree"
+    tag = re.compile(rf"struct\s+{re.escape(item.struct)}\b" +
+                     (rf"|\b{re.escape(item.typedef)}\b" if item.typedef else ""))
+    scope = {h[0] for h in hits if tag.search(h[2])}
     if (wt / item.file).is_file():
         scope.add(item.file)
+    access = re.compile(rf"([A-Za-z_]\w*|\))\s*(->|\.)\s*{name}\b")
+    cast = re.compile(rf"\(\s*struct\s+{re.escape(item.struct)}\s*\*\s*\)")
     out = []
     for rel in sorted(scope):
         try:
@@ -111,26 +113,38 @@ def field_hits(wt: Path, item: Removed) -> Tuple[List[str], str]:
             continue
         names = typed_names(text, item.struct, item.typedef)
         for number, line in enumerate(text.split("\n"), 1):
-            for match in re.finditer(access, line):
-                if match.group(1) in names or re.search(
-                        rf"\(\s*struct\s+{re.escape(item.struct)}\s*\*\s*\)", line):
-                    out.append(_fmt((rel, number, line.strip())))
-                    break
-    return out, f"{item}: member name is also used by other structs; searched {len(scope)} " \
-                f"files that use struct {item.struct}, accesses through its variables"
+            if any(m.group(1) in names for m in access.finditer(line)) or \
+                    (access.search(line) and cast.search(line)):
+                out.append(_fmt((rel, number, line)))
+    return out, (f"{item}: member name also used by other structs; searched {len(scope)} "
+                 f"files that use struct {item.struct}, accesses through its variables")
+
+
+def words_of(removed: Sequence[Removed]) -> List[str]:
+    words = []
+    for item in removed:
+        words.append(item.name)
+        if item.kind == "field":
+            words += [item.struct] + ([item.typedef] if item.typedef else [])
+    return words
 
 
 def check(wt: Path, removed: Sequence[Removed]) -> Tuple[List[str], List[str]]:
     """(hits, notes) for everything removed, in the worktree after the patch."""
-    hits = macro_hits(wt, [r for r in removed if r.kind == "macro"])
+    if not removed:
+        return [], []
+    hits = git_grep(wt, words_of(removed))
+    found: List[str] = []
     notes: List[str] = []
     for item in removed:
-        if item.kind == "static":
-            hits += static_hits(wt, item)
+        if item.kind == "macro":
+            found += macro_hits(hits, item)
+        elif item.kind == "static":
+            found += static_hits(hits, item)
         elif item.kind == "docrow":
-            hits += docrow_hits(wt, item)
+            found += docrow_hits(hits, item)
         elif item.kind == "field":
-            found, note = field_hits(wt, item)
-            hits += found
+            more, note = field_hits(wt, hits, item)
+            found += more
             notes.append(note)
-    return sorted(set(hits)), notes
+    return sorted(set(found)), notes
