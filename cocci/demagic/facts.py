@@ -54,6 +54,11 @@ class Texts:
     def __init__(self, root: Path) -> None:
         self.root = root
         self._raw: Dict[str, bytes] = {}
+        self._text: Dict[str, str] = {}
+        self._lines: Dict[str, List[str]] = {}
+        self.structs: Dict[str, List["Struct"]] = {}
+        self.includes: Dict[str, List[str]] = {}
+        self.defined_in: Dict[str, List[str]] = {}
 
     def raw(self, rel: str) -> bytes:
         if rel not in self._raw:
@@ -64,10 +69,14 @@ class Texts:
         return self._raw[rel]
 
     def text(self, rel: str) -> str:
-        return self.raw(rel).decode("utf-8", "replace")
+        if rel not in self._text:
+            self._text[rel] = self.raw(rel).decode("utf-8", "replace")
+        return self._text[rel]
 
     def lines(self, rel: str) -> List[str]:
-        return self.text(rel).split("\n")
+        if rel not in self._lines:
+            self._lines[rel] = self.text(rel).split("\n")
+        return self._lines[rel]
 
     def exists(self, rel: str) -> bool:
         return (self.root / rel).is_file()
@@ -90,9 +99,9 @@ def find_define(texts: Texts, files: Iterable[str], name: str) -> Optional[Tuple
     rxs = [re.compile(DEFINE_RX % re.escape(name), re.M), re.compile(ENUM_RX % re.escape(name), re.M)]
     for rx in rxs:
         for f in files:
-            text = texts.text(f)
-            if name not in text:
+            if name.encode() not in texts.raw(f):
                 continue
+            text = texts.text(f)
             m = rx.search(text)
             if m:
                 return Site(f, text.count("\n", 0, m.start()) + 1, "", "define"), m.group(1)
@@ -147,6 +156,13 @@ class Struct:
 
 
 def structs_in(texts: Texts, rel: str) -> List[Struct]:
+    """The struct definitions (and typedef aliases) of rel, parsed once."""
+    if rel not in texts.structs:
+        texts.structs[rel] = _parse_structs(texts, rel)
+    return texts.structs[rel]
+
+
+def _parse_structs(texts: Texts, rel: str) -> List[Struct]:
     text = _strip_comments(texts.text(rel))
     out = []
     for m in re.finditer(r"\b(typedef\s+)?struct\s+(\w*)\s*\{", text):
@@ -171,6 +187,12 @@ def structs_in(texts: Texts, rel: str) -> List[Struct]:
 
 def _includes(texts: Texts, rel: str) -> List[str]:
     """Files rel includes that exist in the tree (arch headers of its own arch)."""
+    if rel not in texts.includes:
+        texts.includes[rel] = _find_includes(texts, rel)
+    return texts.includes[rel]
+
+
+def _find_includes(texts: Texts, rel: str) -> List[str]:
     arch = rel.split("/")[1] if rel.startswith("arch/") else "*"
     here = str(Path(rel).parent)
     out = []
@@ -202,27 +224,56 @@ def _search_files(texts: Texts, rel: str) -> List[str]:
     return seen
 
 
-def resolve_struct(texts: Texts, rel: str, typ: str, field: str) -> Optional[Struct]:
-    """The struct (by its type as spatch gave it, or by field) that rel sees."""
-    name = re.sub(r"^(?:const\s+|volatile\s+)*(?:struct\s+)?", "", typ).strip().rstrip("*").strip()
+def resolve_struct(texts: Texts, rel: str, typ: str, field: str,
+                   search: bool = True) -> Optional[Struct]:
+    """The struct (by its type as spatch gave it, or by field) that rel sees.
+
+    Looks in rel and what it includes, then (search=True) in any header."""
+    name = type_name(typ)
     for f in _search_files(texts, rel):
         for s in structs_in(texts, f):
             if s.line < 0:
-                if name and s.name == name:
+                if name and s.name == name and re.fullmatch(r"\w+", s.body):
                     name = s.body
                 continue
             if (not name or s.name == name) and s.member(field):
                 return s
-    if name:
-        return grep_struct(texts, name, field)
+    if name and search:
+        return grep_struct(texts, name, field, rel)
     return None
 
 
-def grep_struct(texts: Texts, name: str, field: str) -> Optional[Struct]:
-    """A last resort: the header anywhere in include/ or arch/ that defines struct name."""
-    out = grep_tree(texts.root, ["-lE", rf"(struct\s+{name}\s*\{{|\}}\s*{name}\s*;)"],
-                    ["*.h"], ["include", "arch"])
-    for f in sorted(out.split()):
+def prefetch_definitions(texts: Texts, names: Iterable[str]) -> None:
+    """One grep for the headers that name each of names (for grep_struct)."""
+    todo = sorted({n for n in names if re.fullmatch(r"\w+", n) and n not in texts.defined_in})
+    if not todo:
+        return
+    out = grep_tree(texts.root, ["-o", "-w", "-F", *[a for n in todo for a in ("-e", n)]],
+                    ["*.h"], ["include", "arch", "drivers", "fs", "net", "sound"])
+    for n in todo:
+        texts.defined_in[n] = []
+    for line in out.splitlines():
+        path, _sep, word = line.rpartition(":")
+        if word in texts.defined_in and path not in texts.defined_in[word]:
+            texts.defined_in[word].append(path)
+
+
+def type_name(typ: str) -> str:
+    """The struct tag or typedef name of a type as spatch prints it."""
+    return re.sub(r"^(?:const\s+|volatile\s+)*(?:struct\s+)?", "", typ).strip().rstrip("*").strip()
+
+
+def grep_struct(texts: Texts, name: str, field: str, near: str = "") -> Optional[Struct]:
+    """A last resort: a header in include/, arch/ or near's directory that defines name."""
+    if not re.fullmatch(r"\w+", name):
+        return None
+    if name not in texts.defined_in:
+        prefetch_definitions(texts, [name])
+    here = str(Path(near).parent)
+    files = sorted(texts.defined_in[name], key=lambda f: (not f.startswith(here), f))
+    for f in files:
+        if name.encode() + b" {" not in texts.raw(f) and b"}" not in texts.raw(f):
+            continue
         for s in structs_in(texts, f):
             if s.name == name and s.line > 0 and s.member(field):
                 return s
@@ -230,8 +281,10 @@ def grep_struct(texts: Texts, name: str, field: str) -> Optional[Struct]:
 
 
 def place_struct(root: Path, texts: Texts, c: Candidate,
-                 bases: Sequence[Tuple[Site, str, str]]) -> None:
-    """Fill struct/header of c from the types of its sets and checks."""
+                 bases: Sequence[Tuple[Site, str, str]], search: bool = True) -> bool:
+    """Fill struct/header of c from the types of its sets and checks; False if not found.
+
+    search=False looks only in the files the sites include."""
     found: Counter[Tuple[str, str, int]] = Counter()
     decls: Dict[Tuple[str, str, int], Struct] = {}
     tried: Set[Tuple[str, str]] = set()
@@ -239,13 +292,13 @@ def place_struct(root: Path, texts: Texts, c: Candidate,
         if (site.file, typ) in tried:
             continue
         tried.add((site.file, typ))
-        s = resolve_struct(texts, site.file, typ, c.field)
+        s = resolve_struct(texts, site.file, typ, c.field, search)
         if s is not None:
             key = (s.tag, s.file, s.line)
             found[key] += 1
             decls[key] = s
     if not found:
-        return
+        return False
     (name, header, line), _n = found.most_common(1)[0]
     s = decls[(name, header, line)]
     c.struct, c.header = s.tag, s.file
@@ -262,6 +315,7 @@ def place_struct(root: Path, texts: Texts, c: Candidate,
     if re.search(r"\bvolatile\b", decl):
         c.evidence["volatile"] = True
     c.evidence["members"] = s.members()
+    return True
 
 
 def _function_text(texts: Texts, site: Site) -> List[str]:
@@ -374,10 +428,11 @@ def never_defined(root: Path, symbols: Iterable[str]) -> Set[str]:
                    and not s.startswith(("CONFIG_", "__"))})
     if not syms:
         return set()
-    alt = "|".join(syms)
-    out = grep_tree(root, ["-hoE", rf"(#[[:space:]]*define[[:space:]]+|-D)({alt})\b"],
-                    ["*.[chS]", "*Makefile*", "*Kbuild*"])
-    defined = set(re.findall(rf"\b({alt})\b", out))
+    pats = ["(", *[a for s in syms for a in ("-e", s)], ")", "--and", "(", "-e", "define",
+            "-e", "-D", ")"]
+    out = grep_tree(root, ["-h", "-F", *pats], ["*.[chS]", "*Makefile*", "*Kbuild*"])
+    rx = re.compile(r"(?:#\s*define\s+|-D)(%s)\b" % "|".join(syms))
+    defined = {m.group(1) for m in rx.finditer(out)}
     return set(syms) - defined
 
 

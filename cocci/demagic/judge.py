@@ -34,10 +34,11 @@ def _keep_reason(c: Candidate) -> Optional[str]:
     ev: Dict[str, Any] = c.evidence
     if not c.field:
         return "stored into no structure field"
-    if ev.get("uapi"):
-        return f"{_struct(c)} is defined in {ev['uapi']}: userspace ABI"
     if ev.get("superblock"):
         return f"{_struct(c)} is a filesystem superblock magic: identifies the on-disk format"
+    if ev.get("uapi"):
+        what = f"struct {c.struct}" if ev["uapi"] == c.header else c.macro
+        return f"{what} is defined in {ev['uapi']}: userspace ABI"
     if ev.get("fixed_address"):
         return (f"{c.struct} is reached through a cast of the fixed address "
                 f"{ev['fixed_address']}: memory shared with firmware or hardware")

@@ -14,7 +14,7 @@ from collections import Counter
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, replace
 from pathlib import Path
-from typing import Dict, Iterable, List, Optional, Sequence, Tuple
+from typing import Dict, Iterable, List, Optional, Sequence, Set, Tuple
 
 from demagic import facts, judge
 from demagic.model import Candidate, Site, Verdict
@@ -26,10 +26,12 @@ REPORT_RX = re.compile(
     r"^(?P<file>[^:\n]+):(?P<line>\d+):(?P<col>\d+)-\d+: WARNING: magic "
     r"(?P<what>\w+)=(?P<kind>[\w-]+) const=(?P<const>\S+) field=(?P<field>\S+) "
     r"func=(?P<func>\S+) type=(?P<type>.+?) expr=(?P<expr>.*)$")
-# Text prefilter: a MAGIC name stored, compared, or passed to a two-argument macro.
-STORE_OR_COMPARE_RX = re.compile(
-    rb"(?:[=!]=|[^=!<>+\-*/%&|^]=)\s*\(?\s*\w*MAGIC\w*\b|\b\w*MAGIC\w*\s*\)?\s*[=!]=")
-TWO_ARG_CALL_RX = rb"\b(?:%s)\s*\([^(),;]*,\s*\w*MAGIC\w*\s*\)"
+# Text prefilter: a MAGIC name stored (= C, .f = C) or compared (== C, C !=).
+STORE_RX = re.compile(rb"(?:[^=!<>+\-*/%&|^]=)\s*\(?\s*(\w*MAGIC\w*)\b")
+COMPARE_RX = re.compile(rb"[=!]=\s*\(?\s*(\w*MAGIC\w*)\b|\b(\w*MAGIC\w*)\s*\)?\s*[=!]=")
+MACRO_ARG_RX = rb"\b(%s)\s*\([^(),;]*,\s*(\w*MAGIC\w*)\s*\)"
+# Host programs, not kernel code: a whole-tree scan leaves them out (M= still scans them).
+HOST_DIRS = ("tools/", "scripts/")
 CHUNK = 24           # files per spatch process: amortises its start-up, keeps progress fine
 FILE_TIMEOUT = 120   # seconds spatch may spend on one file
 # spatch's stderr lines that mean a file was not analysed (partial-parse notes are normal).
@@ -86,20 +88,38 @@ def list_files(root: Path, subdir: Optional[str], words: Optional[Sequence[str]]
         raise UsageError(f"M={subdir}: no such directory in {root}")
     pattern = ["-wF", *[a for w in words for a in ("-e", w)]] if words else ["-F", "-e", "MAGIC"]
     out = facts.grep_tree(root, ["-l", *pattern], ["*.c", "*.h"], [where])
-    return sorted(os.path.normpath(f) for f in out.split())
+    files = sorted(os.path.normpath(f) for f in out.split())
+    if not subdir:
+        files = [f for f in files if not f.startswith(HOST_DIRS)]
+    return files
 
 
-def prefilter(root: Path, files: Sequence[str], texts: facts.Texts) -> List[str]:
-    """The files worth parsing: a MAGIC name is stored, compared or handed to a setter macro."""
+def prefilter(files: Sequence[str], texts: facts.Texts, every: bool = False) -> List[str]:
+    """The files worth parsing.
+
+    A candidate is stored somewhere and compared somewhere (directly or through a
+    setter/checker macro): only names seen both ways make their files worth it.
+    every=True keeps each file that stores or compares any MAGIC name (write-only
+    ones too), for a scan of given macros."""
     setters = facts.setter_macros(texts, files)
-    call_rx = (re.compile(TWO_ARG_CALL_RX % b"|".join(re.escape(m.encode()) for m in setters))
+    call_rx = (re.compile(MACRO_ARG_RX % b"|".join(re.escape(m.encode()) for m in setters))
                if setters else None)
-    keep = []
+    stored: Dict[bytes, Set[str]] = {}
+    compared: Dict[bytes, Set[str]] = {}
     for f in files:
         data = texts.raw(f)
-        if STORE_OR_COMPARE_RX.search(data) or (call_rx is not None and call_rx.search(data)):
-            keep.append(f)
-    return keep
+        for m in STORE_RX.finditer(data):
+            stored.setdefault(m.group(1), set()).add(f)
+        for m in COMPARE_RX.finditer(data):
+            compared.setdefault(m.group(1) or m.group(2), set()).add(f)
+        for m in call_rx.finditer(data) if call_rx else ():
+            op = setters[m.group(1).decode()][1]
+            (stored if op == "=" else compared).setdefault(m.group(2), set()).add(f)
+    names = set(stored) | set(compared) if every else set(stored) & set(compared)
+    keep: Set[str] = set()
+    for name in names:
+        keep |= stored.get(name, set()) | compared.get(name, set())
+    return sorted(keep)
 
 
 def _spatch_chunk(root: Path, files: Sequence[str], extra: Sequence[str]) -> Tuple[str, List[str]]:
@@ -128,10 +148,24 @@ def _spatch_chunk(root: Path, files: Sequence[str], extra: Sequence[str]) -> Tup
     return res.stdout, failed
 
 
+def balanced_chunks(root: Path, files: Sequence[str], jobs: int) -> List[List[str]]:
+    """Groups of about CHUNK files, biggest files first so that no job finishes last alone."""
+    sizes = {f: (root / f).stat().st_size for f in files}
+    order = sorted(files, key=lambda f: -sizes[f])
+    n = max(jobs, -(-len(order) // CHUNK)) if order else 0
+    chunks: List[List[str]] = [[] for _ in range(n)]
+    load = [0] * n
+    for f in order:
+        i = load.index(min(load))
+        chunks[i].append(f)
+        load[i] += sizes[f]
+    return sorted((c for c in chunks if c), key=lambda c: -sum(sizes[f] for f in c))
+
+
 def run_rule(root: Path, files: Sequence[str], jobs: int, progress: Progress,
              extra: Sequence[str] = ()) -> List[Record]:
     """find_magic.cocci over files, jobs spatch processes at a time; fails on unparsed files."""
-    chunks = [list(files[i:i + CHUNK]) for i in range(0, len(files), CHUNK)]
+    chunks = balanced_chunks(root, files, jobs)
     done, records, failed = 0, [], []
     with ThreadPoolExecutor(max_workers=max(1, jobs)) as pool:
         for chunk, (text, bad) in zip(chunks, pool.map(
@@ -192,7 +226,13 @@ def build(root: Path, records: Sequence[Record], texts: facts.Texts,
             else:
                 c.checks.append(r.site(_check_kind(r, kinds)))
             bases.setdefault(const, []).append((r.site(), r.expr, types.get(r.key, "")))
-        facts.place_struct(root, texts, c, bases[const])
+    # Structs the sites' includes do not define are looked up with one grep for all.
+    missing = [c for c in cands.values() if not facts.place_struct(root, texts, c, bases[c.macro],
+                                                                   search=False)]
+    facts.prefetch_definitions(texts, [facts.type_name(b[2]) for c in missing
+                                       for b in bases[c.macro]])
+    for c in missing:
+        facts.place_struct(root, texts, c, bases[c.macro])
     by_field: Dict[Tuple[str, str, str], List[str]] = {}
     for c in cands.values():
         by_field.setdefault((c.header, c.struct, c.field), []).append(c.macro)
@@ -238,7 +278,7 @@ def collect(root: Path, subdir: Optional[str] = None, macros: Optional[List[str]
         raise UsageError(f"KDIR={root}: not a kernel tree (no top Makefile)")
     magic_files = list_files(root, subdir, macros)
     texts = facts.Texts(root)
-    files = prefilter(root, magic_files, texts)
+    files = prefilter(magic_files, texts, every=macros is not None)
     stats.listed, stats.parsed = len(magic_files), len(files)
     progress.step(f"prefilter: {len(files)} of {len(magic_files)} files with MAGIC to parse")
     records = run_rule(root, files, jobs, progress)
