@@ -100,9 +100,9 @@ def body(target: Target, cands: Sequence[Candidate], result: Result, rule: Path)
     merged = Candidate(name, c.value, c.define, c.struct, c.field, c.header, sets, checks)
     paras = []
     where = f"struct {c.struct}" + (f" ({c.header})" if c.header else "")
-    intro = f"{name} tags {where} through its {c.field} member"
+    intro = f"{name} is kept in the {c.field} field of {where}"
     if sets:
-        intro += f"; it is set in {_fns(sets)}"
+        intro += f" and set in {_fns(sets)}"
     paras.append(intro + ".")
     if checks:
         paras.append(" ".join(_checks(merged)))
@@ -112,19 +112,24 @@ def body(target: Target, cands: Sequence[Candidate], result: Result, rule: Path)
     if guard:
         paras.append(f"The checks are only built with {guard} defined, and nothing in the "
                      "tree defines it: they are dead code.")
+    what = [("the check" if len(checks) == 1 else "the checks") if checks else "",
+            "the assignment" if len(sets) == 1 else "the assignments",
+            "the field", "the #define" if len(target.macros) == 1 else "the #defines"]
+    if result.wrappers:
+        what.append("the macros that wrapped them")
+    what = [w for w in what if w]
+    listed = ", ".join(what[:-1]) + " and " + what[-1]
     if target.verdict is Verdict.FLAG:
         flag_sets = c.evidence.get("flag_sets") or []
-        where_flag = f" in {_fns([Site(**s) if isinstance(s, dict) else s for s in flag_sets])}" \
-            if flag_sets else ""
-        paras.append(f"Besides the magic value, {c.field} is also set to 0 and 1{where_flag} "
+        sites = [Site(**s) if isinstance(s, dict) else s for s in flag_sets]
+        where_flag = f" in {_fns(sites)}" if sites else ""
+        paras.append(f"Besides the magic value, the field is also set to 0 and 1{where_flag} "
                      "and tested for truth: it is really a busy flag. Make it a bool "
                      f"{target.flag}, true where the magic was set and false where it was "
                      "cleared; the one comparison with the magic becomes a truth test.")
         paras.append("As for magic numbers: " + WHY[0].lower() + WHY[1:])
     else:
-        paras.append(WHY + " Remove the checks, the assignments, the field and "
-                     "the #define" + (", and the macros that wrapped them" if result.wrappers
-                                     else "") + ".")
+        paras.append(f"{WHY} Remove {listed}.")
     if result.offsets:
         paras.append("Assembly reaches this structure through hand-written offsets; "
                      "they move down with the field: " + ", ".join(result.offsets) + ".")
