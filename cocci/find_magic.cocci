@@ -5,8 +5,9 @@
 /// reported with the field, the enclosing function and, where the file tells,
 /// the type of the structure; the checks say what follows them (early exit,
 /// message, BUG/WARN or a plain condition).  In a file that stores a magic,
-/// the same field set to 0/1 or tested for truth is reported too: that is a
-/// state flag rather than a type tag.  demagic's scan gathers the reports of
+/// every other store into the same field and its truth tests are reported
+/// too: a field also set to 0/1 and tested for truth is a state flag, one
+/// that holds other values is not a type tag at all.  demagic's scan gathers the reports of
 /// every file and judges each constant; there is no patch mode.
 ///
 // Confidence: Moderate
@@ -148,17 +149,30 @@ position p;
 
 if (<+... \(E->fld@p op C\|E.fld@p op C\|C op E->fld@p\|C op E.fld@p\|fld@p(E, C)\) ...+>) \(return ...;\|goto l;\|break;\|continue;\)
 
-@flagset depends on set && cmp@
+@store depends on set && cmp@
 identifier set.fld;
-symbol true, false;
-expression E;
+expression E, X;
 position p;
 @@
 
 (
- E->fld@p = \(0\|1\|true\|false\)
+ E->fld@p = X
 |
- E.fld@p = \(0\|1\|true\|false\)
+ E.fld@p = X
+)
+
+@storetype depends on store@
+identifier set.fld;
+type T;
+T *P;
+T S;
+position store.p;
+@@
+
+(
+ P->fld@p = ...
+|
+ S.fld@p = ...
 )
 
 @truth depends on set && cmp@
@@ -226,6 +240,11 @@ p << cmp.p; T << cmptype.T;
 emit(p, "type", "check", "", "", "", T)
 
 @script:python depends on report@
+p << store.p; T << storetype.T;
+@@
+emit(p, "type", "store", "", "", "", T)
+
+@script:python depends on report@
 p << bug.p; B << bug.B;
 @@
 emit(p, "kind", "warn" if B.startswith("WARN") else "bug", "", "", "")
@@ -241,9 +260,9 @@ p << exit.p;
 emit(p, "kind", "early-exit", "", "", "")
 
 @script:python depends on report@
-p << flagset.p; fld << set.fld;
+p << store.p; fld << set.fld; X << store.X;
 @@
-emit(p, "flag", "assign", "", fld, "")
+emit(p, "store", "assign", "", fld, X)
 
 @script:python depends on report@
 p << truth.p; fld << set.fld;

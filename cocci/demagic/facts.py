@@ -27,7 +27,9 @@ PACKED_RX = re.compile(r"__packed\b|__attribute__\s*\(\(\s*(?:__)?packed")
 # What a struct pointer is cast from when it is memory the kernel does not own.
 FIXED_RX = re.compile(r"^(?:[A-Z][A-Z0-9_]*\s*\(|0x[0-9a-fA-F]+|\d+\b|(?:ioremap\w*|phys_to_virt"
                       r"|__va|memremap|early_memremap)\s*\()")
-USER_COPY = ("copy_to_user", "copy_from_user", "memcpy_toio", "memcpy_fromio")
+USER_COPY = (r"_*copy_(?:to|from)_user\w*", r"_*(?:get|put)_user\w*", r"memcpy_(?:to|from)io",
+             r"send\w*", r"recv\w*", r"kernel_(?:read|write)\w*", r"\w*write_file\w*")
+CONVERT_RX = r"\b(?:cpu_to_(?:le|be)\d+|(?:le|be)\d+_to_cpu\w*|hton[sl]|ntoh[sl])\s*\(\s*%s\s*\)"
 
 
 def grep_tree(root: Path, options: Sequence[str], globs: Sequence[str],
@@ -56,6 +58,7 @@ class Texts:
         self._raw: Dict[str, bytes] = {}
         self._text: Dict[str, str] = {}
         self._lines: Dict[str, List[str]] = {}
+        self._index: Optional[Dict[str, List[str]]] = None
         self.structs: Dict[str, List["Struct"]] = {}
         self.includes: Dict[str, List[str]] = {}
         self.defined_in: Dict[str, List[str]] = {}
@@ -77,6 +80,16 @@ class Texts:
         if rel not in self._lines:
             self._lines[rel] = self.text(rel).split("\n")
         return self._lines[rel]
+
+    def magic_index(self, files: Iterable[str]) -> Dict[str, List[str]]:
+        """MAGIC name -> the files (of files) that mention it; built once."""
+        if self._index is None:
+            index: Dict[str, List[str]] = {}
+            for f in files:
+                for name in set(re.findall(rb"\w*MAGIC\w*", self.raw(f))):
+                    index.setdefault(name.decode(), []).append(f)
+            self._index = index
+        return self._index
 
     def exists(self, rel: str) -> bool:
         return (self.root / rel).is_file()
@@ -230,7 +243,10 @@ def resolve_struct(texts: Texts, rel: str, typ: str, field: str,
 
     Looks in rel and what it includes, then (search=True) in any header."""
     name = type_name(typ)
+    here = str(Path(rel).parent) + "/"
     for f in _search_files(texts, rel):
+        if not name and not f.startswith(here):
+            continue   # by field name alone, only the file's own directory is trusted
         for s in structs_in(texts, f):
             if s.line < 0:
                 if name and s.name == name and re.fullmatch(r"\w+", s.body):
@@ -302,6 +318,8 @@ def place_struct(root: Path, texts: Texts, c: Candidate,
     (name, header, line), _n = found.most_common(1)[0]
     s = decls[(name, header, line)]
     c.struct, c.header = s.tag, s.file
+    if s.name != s.tag:
+        c.evidence["typedef"] = s.name
     c.evidence["struct_line"] = s.line
     decl = s.member(c.field) or ""
     c.evidence["field_decl"] = decl
@@ -335,15 +353,20 @@ def pointer_sources(texts: Texts, bases: Sequence[Tuple[Site, str, str]]) -> Dic
     address), "kernel_address" (&object in kernel memory)."""
     out: Dict[str, str] = {}
     for site, expr, _typ in bases:
-        if site.kind not in ("assign", "macro") or not re.fullmatch(r"\w+", expr or ""):
+        base = " ".join((expr or "").split()).replace(" (", "(").replace("( ", "(").replace(" )", ")")
+        if FIXED_RX.match(base) or re.match(r"\(\s*\w[\w\s]*\*\s*\)\s*(?:[A-Z]\w*\s*\(|0x)", base):
+            out.setdefault("fixed_address", base)
+        if not re.fullmatch(r"\w+", expr or ""):
             continue
         body = "\n".join(_function_text(texts, site))
         for m in re.finditer(rf"\b{expr}\s*=\s*\(\s*[\w\s]+\*\s*\)\s*([^;]+);", body):
             src = " ".join(m.group(1).split())
             if FIXED_RX.match(src):
                 out.setdefault("fixed_address", src)
-        for m in re.finditer(rf"\b{expr}\s*=\s*(&[^;]+);", body):
+        for m in re.finditer(rf"\b{expr}\s*=\s*(&[^;,]+)[;,]", body):
             out.setdefault("kernel_address", " ".join(m.group(1).split()))
+        if re.search(rf"__user\s*\*\s*{expr}\b", body):
+            out.setdefault("user_pointer", expr)
     return out
 
 
@@ -371,6 +394,21 @@ def bitwise_uses(texts: Texts, files: Iterable[str], const: str) -> List[Site]:
         for i, line in enumerate(texts.lines(f)):
             if const in line and not line.lstrip().startswith("#") and rx.search(line):
                 out.append(Site(f, i + 1, "", "bitwise"))
+    return out
+
+
+def conversions(texts: Texts, files: Iterable[str], const: str, value: str) -> List[Site]:
+    """Where const goes through a byte-order conversion (an on-disk or on-wire value)."""
+    rx = re.compile(CONVERT_RX % re.escape(const))
+    out = []
+    for f in files:
+        if const.encode() not in texts.raw(f):
+            continue
+        for i, line in enumerate(texts.lines(f)):
+            if const in line and rx.search(line):
+                out.append(Site(f, i + 1, "", "byte-order"))
+    if re.search(CONVERT_RX % r"[^()]*", value or ""):
+        out.append(Site("", 0, "", "byte-order"))
     return out
 
 
@@ -457,8 +495,11 @@ def complete(root: Path, texts: Texts, cands: Sequence[Candidate],
              bases: Dict[str, List[Tuple[Site, str, str]]], files: Sequence[str],
              progress: Progress) -> None:
     """Everything the judge reads, for each candidate."""
+    index = texts.magic_index(files)
     for c in cands:
-        found = find_define(texts, files, c.macro)
+        near = [s.file for s in c.sets + c.checks]
+        near += [i for f in dict.fromkeys(near) for i in _search_files(texts, f)]
+        found = find_define(texts, list(dict.fromkeys(near + index.get(c.macro, []))), c.macro)
         if found:
             c.define, c.value = found
     progress.step(f"evidence for {len(cands)} candidates")
@@ -474,6 +515,9 @@ def complete(root: Path, texts: Texts, cands: Sequence[Candidate],
         copies = user_copies(texts, b)
         if copies:
             ev["user_copy"] = copies
+        conv = conversions(texts, index.get(c.macro, []), c.macro, c.value)
+        if conv:
+            ev["byte_order"] = [s for s in conv if s.file] or ["#define " + c.value]
         bits = bitwise_uses(texts, sorted({s.file for s in c.sets + c.checks}), c.macro)
         if bits:
             ev["bitwise"] = bits

@@ -42,6 +42,11 @@ def _keep_reason(c: Candidate) -> Optional[str]:
     if ev.get("fixed_address"):
         return (f"{c.struct} is reached through a cast of the fixed address "
                 f"{ev['fixed_address']}: memory shared with firmware or hardware")
+    if ev.get("user_pointer"):
+        return f"{c.struct} is reached through the user-space pointer {ev['user_pointer']}: userspace ABI"
+    if ev.get("byte_order"):
+        return (f"{c.macro} goes through a byte-order conversion ({_sites(ev['byte_order'])}):"
+                " on-disk or on-wire value")
     if ev.get("endian"):
         return f"{_struct(c)} is endian-typed ({ev['endian']}): on-disk or on-wire format"
     if ev.get("packed"):
@@ -49,6 +54,9 @@ def _keep_reason(c: Candidate) -> Optional[str]:
     if ev.get("user_copy"):
         return (f"{c.struct} is copied to or from user space or I/O at "
                 f"{_sites(ev['user_copy'])}: a protocol or device format")
+    if ev.get("value_sets"):
+        return (f"{_struct(c)} also holds other values ({_sites(ev['value_sets'])}): "
+                f"{c.macro} is a sentinel value, not a type tag")
     if ev.get("bitwise"):
         return f"{c.macro} is a bit of a flag mask (used at {_sites(ev['bitwise'])})"
     return None
@@ -74,6 +82,8 @@ def _remove_reason(c: Candidate) -> str:
     why = f"in-memory tag {_struct(c)}: {why}"
     if ev.get("kernel_address"):
         why += f"; reached through {ev['kernel_address']}, kernel memory"
+    if ev.get("flag_sets"):
+        why += f"; also cleared to 0/1 at {_sites(ev['flag_sets'])}"
     if ev.get("guard"):
         why += f"; checks only under {ev['guard']}, which the tree never defines"
     if ev.get("group"):

@@ -243,16 +243,31 @@ def build(root: Path, records: Sequence[Record], texts: facts.Texts,
     return cands, bases
 
 
+FLAG_VALUES = ("0", "1", "true", "false")
+
+
+def _same_struct(c: Candidate, typ: str) -> bool:
+    """A store or test whose type spatch knows belongs to c's struct (unknown: assume so)."""
+    name = facts.type_name(typ)
+    return not name or name in (c.struct, c.evidence.get("typedef", ""))
+
+
 def _flags(records: Sequence[Record], cands: Dict[str, Candidate]) -> None:
-    """Attach 0/1 stores and truth tests of a candidate's field, in the files that set it."""
+    """Attach the other stores into a candidate's field and its truth tests, from the
+    files that set it: 0/1 stores (flag_sets), any other value (value_sets)."""
+    types = {r.key: r.type for r in records if r.what == "type"}
     for c in cands.values():
         files = {s.file for s in c.sets}
-        flag = [r.site() for r in records if r.what == "flag" and r.field == c.field
-                and r.file in files]
-        truth = [r.site("truth") for r in records if r.what == "truth" and r.field == c.field
-                 and r.file in files]
+        mine = [r for r in records if r.field == c.field and r.file in files
+                and _same_struct(c, types.get(r.key, ""))]
+        stores = [r for r in mine if r.what == "store" and not re.search(r"MAGIC", r.expr)]
+        flag = [r.site() for r in stores if r.expr in FLAG_VALUES]
+        value = [r.site("value") for r in stores if r.expr not in FLAG_VALUES]
+        truth = [r.site("truth") for r in mine if r.what == "truth"]
         if flag:
             c.evidence["flag_sets"] = sorted(set(flag), key=lambda s: (s.file, s.line))
+        if value:
+            c.evidence["value_sets"] = sorted(set(value), key=lambda s: (s.file, s.line))
         seen = {(s.file, s.line) for s in c.checks}
         c.checks += [s for s in sorted(set(truth), key=lambda s: (s.file, s.line))
                      if (s.file, s.line) not in seen]
