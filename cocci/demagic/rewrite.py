@@ -42,6 +42,7 @@ class Result:
     wrappers: List[str] = field(default_factory=list)
     offsets: List[str] = field(default_factory=list)
     manual: List[str] = field(default_factory=list)   # why no patch can be made
+    defines: Dict[str, str] = field(default_factory=dict)  # the -D of the first spatch run
 
 
 def rule_options(rule: Path) -> List[str]:
@@ -201,6 +202,7 @@ def apply(tree: Path, target: Target, jobs: int, subdir: Optional[str] = None,
             defines["setter"] = setters[0]
         if checkers:
             defines["checker"] = checkers[0]
+        result.defines = result.defines or dict(defines)
         with ThreadPoolExecutor(max_workers=max(1, jobs)) as pool:
             list(pool.map(lambda rel: _spatch(rule, defines, tree, rel), files))
     dead = list(target.macros) + result.wrappers

@@ -206,9 +206,8 @@ def build(kdir: Optional[Path], out: Optional[Path], targets: Sequence[str],
                                                    else "magic numbers"))
     cands = scan.collect(work, subdir, macros, jobs, progress)
     if targets:
-        missing = [t for t in targets if t not in {c.macro for c in cands}]
-        if missing:
-            raise UsageError(f"TARGETS: {' '.join(missing)} not found in {tree.name}")
+        for gone in [t for t in targets if t not in {c.macro for c in cands}]:
+            progress.step(f"{gone}: not in {tree.name} (already gone?)")
     if macros is None:
         cands = [c for c in cands if c.verdict is not Verdict.KEEP]
     elif rows and not targets:
