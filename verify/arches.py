@@ -29,6 +29,9 @@ class Arch:
     def compiler(self) -> str:
         return f"{self.cross}gcc"
 
+    def linker(self) -> str:
+        return f"{self.cross}ld"
+
 
 # In the order verify tries them for code outside arch/: the first that builds it wins.
 ARCHES: Tuple[Arch, ...] = (

@@ -186,11 +186,29 @@ def _last_error(text: str) -> str:
     return (lines[0] if lines else (text.strip().splitlines() or ["make failed"])[-1])[:300]
 
 
-def pahole(obj: Path, struct: str) -> Optional[str]:
-    """pahole's view of struct in obj's DWARF, or None when obj does not describe it."""
-    res = run(["pahole", "-C", struct, str(obj)], check=False)
+def _pahole(path: Path, struct: str) -> Optional[str]:
+    res = run(["pahole", "-C", struct, str(path)], check=False)
     text = res.stdout.strip()
-    return text if res.returncode == 0 and text else None
+    return text if res.returncode == 0 and text.startswith("struct ") else None
+
+
+def pahole(obj: Path, struct: str, ld: str) -> Optional[str]:
+    """pahole's view of struct in obj's DWARF, or None when obj does not describe it.
+
+    libdw does not apply the debug-section relocations of every architecture's
+    relocatable objects (mips64); when pahole finds nothing there, the object is
+    linked alone (undefined symbols allowed) and the result read instead.
+    """
+    text = _pahole(obj, struct)
+    if text is not None:
+        return text
+    linked = obj.with_name(obj.name + ".pahole")
+    try:
+        run([ld, "--noinhibit-exec", "--unresolved-symbols=ignore-all", "-e", "0",
+             "-o", str(linked), str(obj)], check=False)
+        return _pahole(linked, struct) if linked.is_file() else None
+    finally:
+        linked.unlink(missing_ok=True)
 
 
 def tools_missing(arches: Sequence[Arch]) -> List[Tuple[str, str]]:

@@ -123,7 +123,11 @@ def parse_text(text: str, path: Path, number: int = 0) -> Patch:
     cur: Optional[_FileState] = None
     old_no = new_no = 0
     in_hunk = False
-    for raw in text.split("\n"):
+    lines = text.split("\n")
+    for at, raw in enumerate(lines):
+        if raw == "-- " and (at + 1 == len(lines) or re.match(r"^\d+\.\d+", lines[at + 1])):
+            in_hunk = False   # the mail signature, "-- " then the git version
+            continue
         diff = DIFF_RE.match(raw)
         if diff:
             cur = _FileState(diff.group(1), diff.group(2))

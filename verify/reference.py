@@ -2,7 +2,7 @@
 """Compare a patch with its upstream counterpart: same files, same lines out and in.
 
 Lines are compared whitespace-normalised (runs of blanks become one space,
-ends stripped) and as multisets per file, so that context, line numbers and
+none is kept next to punctuation, ends stripped) and as multisets per file, so that context, line numbers and
 hunk boundaries, which differ between trees, do not matter.  Differences in
 code are a failure; differences in Documentation/ are listed but pass, since
 the documentation tables a series edits depend on which rows the series (and
@@ -22,7 +22,8 @@ from verify.patch import Patch, magic_names, parse_file
 
 
 def normalise(line: str) -> str:
-    return " ".join(line.split())
+    """Blanks collapsed, and dropped next to punctuation: `cp -> busy` is `cp->busy`."""
+    return re.sub(r" ?([^\w ]) ?", r"\1", " ".join(line.split()))
 
 
 def norm_subject(subject: str) -> str:
@@ -104,6 +105,3 @@ def compare(patch: Patch, refs: Optional[Sequence[Patch]], ref_dir: str) -> Cell
 def ref_label(ref: Optional[Path]) -> str:
     return str(ref) if ref else "none"
 
-
-def subject_key(subject: str) -> str:
-    return re.sub(r"\W+", " ", subject).strip().lower()

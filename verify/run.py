@@ -7,7 +7,7 @@ import os
 import time
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Dict, List, Optional, Set, Tuple
+from typing import Callable, Dict, List, Optional, Set, Tuple
 
 from demagic.proc import DemagicError, Progress, UsageError, run
 from demagic.tree import BUILD, GIT_ENV, Tree, pristine, series_patches, worktree
@@ -106,7 +106,8 @@ def capture(walk: Walk, index: int, when: str, results: Dict[Key, ObjectResult])
         for arch_name, obj in walk.plans[index].all():
             path = walk.dirs[arch_name].out / obj
             res = results.get((arch_name, obj))
-            text = pahole(path, struct) if res is not None and res.ok else None
+            text = pahole(path, struct, walk.dirs[arch_name].arch.linker()) \
+                if res is not None and res.ok else None
             walk.shapes[(when, arch_name, obj, struct)] = text
 
 
@@ -196,7 +197,7 @@ def nothing_left_cell(wt: Path, removed: List[Removed]) -> Cell:
     return passed(f"no reference left to {len(unique)}: {names}", notes)
 
 
-def old_text(wt: Path):  # type: ignore[no-untyped-def]
+def old_text(wt: Path) -> Callable[[str], str]:
     def read(path: str) -> str:
         try:
             return (wt / path).read_text(errors="replace")

@@ -7,6 +7,7 @@ import json
 import tempfile
 import unittest
 from pathlib import Path
+from typing import Tuple
 
 from verify import arches, checkpatch, kbuild, layout, leftovers, matrix, patch, reference
 
@@ -36,6 +37,11 @@ class PatchTest(unittest.TestCase):
                          [("-", 4), ("-", 5), ("-", 6), ("-", 8)])
         self.assertEqual(foo.added()[0].number, 19)
 
+    def test_mail_signature_is_not_a_removed_line(self) -> None:
+        foo = load("remove-foo-magic.patch").files[1]
+        self.assertEqual(len(foo.removed()), 6)
+        self.assertNotIn(" ", [ln.text for ln in foo.removed()])
+
     def test_removed_identifiers(self) -> None:
         got = {(r.kind, str(r)) for r in patch.removed_identifiers(
             load("remove-foo-magic.patch"), old_foo)}
@@ -63,6 +69,10 @@ class ReferenceTest(unittest.TestCase):
         theirs = patch.parse_text(text, Path("upstream.patch"))
         self.assertEqual(reference.differences(ours, theirs), [])
         self.assertEqual(reference.compare(ours, [theirs], "ref").status, matrix.Status.PASS)
+
+    def test_blanks_around_punctuation(self) -> None:
+        self.assertEqual(reference.normalise("\tcp -> busy  = false ;"), "cp->busy=false;")
+        self.assertNotEqual(reference.normalise("int a;"), reference.normalise("inta;"))
 
     def test_a_code_difference_fails(self) -> None:
         ours = load("remove-foo-magic.patch")
@@ -199,7 +209,7 @@ class KbuildTest(unittest.TestCase):
 
 
 class LayoutTest(unittest.TestCase):
-    def layouts(self) -> tuple:
+    def layouts(self) -> Tuple[layout.Layout, layout.Layout]:
         return (layout.parse_pahole("kern_vars_s", (DATA / "kern_vars_s-before.pahole").read_text()),
                 layout.parse_pahole("kern_vars_s", (DATA / "kern_vars_s-after.pahole").read_text()))
 
