@@ -1,0 +1,122 @@
+# SPDX-License-Identifier: GPL-2.0
+"""Unit tests of the series writer's pure parts: no spatch, no kernel tree."""
+
+from __future__ import annotations
+
+import tempfile
+import unittest
+from pathlib import Path
+
+from demagic import layout, message, preproc, registry, series
+from demagic.model import Candidate, Verdict
+from demagic.tidy import realign, tidy
+
+TABLE = """\
+===================== ================ ======================== ==========================================
+Magic Name            Number           Structure                File
+===================== ================ ======================== ==========================================
+PG_MAGIC              'P'              pg_{read,write}_hdr      ``include/linux/pg.h``
+QUEUE_MAGIC_FREE      0xf7e1c9a3       queue_entry              ``drivers/scsi/arm/queue.c``
+QUEUE_MAGIC_USED      0xf7e1cc33       queue_entry              ``drivers/scsi/arm/queue.c``
+===================== ================ ======================== ==========================================
+"""
+
+
+class RealignTest(unittest.TestCase):
+    def test_keeps_alignment_of_the_old_line(self) -> None:
+        self.assertEqual(realign("\tcp->magic\t\t= CCB_MAGIC;\n", "\tcp->busy = true;\n"),
+                         "\tcp->busy\t\t= true;\n")
+
+    def test_spatch_spacing_after_a_removed_operand(self) -> None:
+        self.assertEqual(realign("\tif (!s || s->magic != M) \n", "\tif (!s) \n"), "\tif (!s)\n")
+
+    def test_no_blanks_around_member_access(self) -> None:
+        self.assertEqual(realign("\tcp -> magic = 0;\n", "\tcp->busy = false;\n"),
+                         "\tcp->busy = false;\n")
+
+
+class TidyTest(unittest.TestCase):
+    def test_removal_leaves_no_double_blank_line(self) -> None:
+        old = "a;\n\nif (x->magic != M)\n\treturn;\n\nb;\n"
+        new = "a;\n\nb;\n"
+        self.assertEqual(tidy(old, new), "a;\n\nb;\n")
+
+    def test_comment_moved_by_spatch_goes_back(self) -> None:
+        old = "/* head */\n#define M 1\nstruct s {\n\tint m;\t/* magic */\n\tint n;\n};\n"
+        new = "struct s {\t/* magic */\n\tint n;\n};\n"
+        self.assertEqual(tidy(old, new), "/* head */\nstruct s {\n\tint n;\n};\n")
+
+    def test_empty_section_comment_goes(self) -> None:
+        old = "x;\n\n/*\n * Misc.\n */\n\n#define M 1\n\n/*\n * Next.\n */\ny;\n"
+        new = "x;\n\n/*\n * Next.\n */\ny;\n"
+        self.assertEqual(tidy(old, new), "x;\n\n/*\n * Next.\n */\ny;\n")
+
+    def test_a_wrong_expectation_is_not_met(self) -> None:
+        self.assertNotEqual(tidy("a;\n\nb;\n", "a;\n\nb;\n"), "a;\nb;\n")
+
+
+class PreprocTest(unittest.TestCase):
+    def test_empty_conditional_and_its_enabler_go(self) -> None:
+        old = "#define DEBUG\n#ifdef DEBUG\n#define SET(q) ((q)->m = 1)\n#endif\nint x;\n"
+        new = "#define DEBUG\n#ifdef DEBUG\n#define SET(q) ((q)->m = 1)\n#endif\nint x;\n"
+        self.assertEqual(preproc.clean(old, new, ["SET"]), "int x;\n")
+
+    def test_debug_kept_while_pr_debug_needs_it(self) -> None:
+        text = "#define DEBUG\n#ifdef DEBUG\n#define SET(q) 1\n#endif\nvoid f(void) { pr_debug(\"x\"); }\n"
+        self.assertIn("#define DEBUG", preproc.clean(text, text, ["SET"]))
+
+    def test_conditional_empty_before_stays(self) -> None:
+        text = "#ifdef A\n#endif\nint x;\n"
+        self.assertEqual(preproc.clean(text, text, []), text)
+
+
+class LayoutTest(unittest.TestCase):
+    def test_members_in_order(self) -> None:
+        header = "typedef struct kv {\n\tint\t\tkv_magic;\n\ts16\t\tkv_ro;\n} kv_t;\n"
+        self.assertEqual(layout.members(header, "kv"), [("int", "kv_magic"), ("s16", "kv_ro")])
+
+    def test_offset_macro_names(self) -> None:
+        names = ["kv_magic", "kv_ro_nasid", "magic"]
+        self.assertEqual(layout._macro_field("KV_RO_NASID_OFFSET", names), "kv_ro_nasid")
+        self.assertEqual(layout._macro_field("NMI_OFF_MAGIC", ["magic", "flags"]), "magic")
+        self.assertIsNone(layout._macro_field("KV_SIZE", names))
+
+
+class RegistryTest(unittest.TestCase):
+    def test_rows_parsed_and_dropped(self) -> None:
+        with tempfile.TemporaryDirectory() as tmp:
+            top = Path(tmp)
+            doc = top / registry.REGISTRY
+            doc.parent.mkdir(parents=True)
+            doc.write_text(TABLE)
+            self.assertEqual([e.macro for e in registry.entries(top)],
+                             ["PG_MAGIC", "QUEUE_MAGIC_FREE", "QUEUE_MAGIC_USED"])
+            self.assertEqual(registry.drop_rows(top, ["QUEUE_MAGIC_FREE", "QUEUE_MAGIC_USED"]),
+                             [registry.REGISTRY])
+            self.assertEqual([e.macro for e in registry.entries(top)], ["PG_MAGIC"])
+
+    def test_no_registry(self) -> None:
+        with tempfile.TemporaryDirectory() as tmp:
+            self.assertEqual(registry.entries(Path(tmp)), [])
+            self.assertEqual(registry.files(Path(tmp)), [])
+
+
+class GroupTest(unittest.TestCase):
+    def cand(self, macro: str, field: str, verdict: Verdict = Verdict.REMOVE) -> Candidate:
+        return Candidate(macro, "1", None, "queue_entry", field, "q.c", verdict=verdict)
+
+    def test_shared_field_is_one_patch(self) -> None:
+        groups = series.group([self.cand("QUEUE_MAGIC_FREE", "magic"),
+                               self.cand("QUEUE_MAGIC_USED", "magic"),
+                               self.cand("OTHER_MAGIC", "other")])
+        self.assertEqual([g[0] for g in groups],
+                         [("QUEUE_MAGIC_FREE", "QUEUE_MAGIC_USED"), ("OTHER_MAGIC",)])
+
+    def test_group_name(self) -> None:
+        self.assertEqual(message.group_name(["QUEUE_MAGIC_FREE", "QUEUE_MAGIC_USED"]),
+                         "QUEUE_MAGIC_{FREE,USED}")
+        self.assertEqual(message.group_name(["YAM_MAGIC"]), "YAM_MAGIC")
+
+
+if __name__ == "__main__":
+    unittest.main()
