@@ -27,6 +27,9 @@ PACKED_RX = re.compile(r"__packed\b|__attribute__\s*\(\(\s*(?:__)?packed")
 # What a struct pointer is cast from when it is memory the kernel does not own.
 FIXED_RX = re.compile(r"^(?:[A-Z][A-Z0-9_]*\s*\(|0x[0-9a-fA-F]+|\d+\b|(?:ioremap\w*|phys_to_virt"
                       r"|__va|memremap|early_memremap)\s*\()")
+# What a struct pointer is taken from when the struct is the layout of a buffer.
+BUFFER_RX = re.compile(r"\bskb_(?:put|push|pull)\w*\s*\(|->(?:data|cb|b_data)\b|\bbuf\w*|\bblock\b"
+                       r"|_buffer\b|\bpage_address\s*\(|\bkmap\w*\s*\(|\bmsg_buf")
 USER_COPY = (r"_*copy_(?:to|from)_user\w*", r"_*(?:get|put)_user\w*", r"memcpy_(?:to|from)io",
              r"send\w*", r"recv\w*", r"kernel_(?:read|write)\w*", r"\w*write_file\w*")
 CONVERT_RX = r"\b(?:cpu_to_(?:le|be)\d+|(?:le|be)\d+_to_cpu\w*|hton[sl]|ntoh[sl])\s*\(\s*%s\s*\)"
@@ -363,6 +366,10 @@ def pointer_sources(texts: Texts, bases: Sequence[Tuple[Site, str, str]]) -> Dic
             src = " ".join(m.group(1).split())
             if FIXED_RX.match(src):
                 out.setdefault("fixed_address", src)
+        for m in re.finditer(rf"\b{expr}\s*=\s*([^;=]+);", body):
+            src = " ".join(m.group(1).split())
+            if BUFFER_RX.search(src) and not FIXED_RX.match(src):
+                out.setdefault("buffer", src)
         for m in re.finditer(rf"\b{expr}\s*=\s*(&[^;,]+)[;,]", body):
             out.setdefault("kernel_address", " ".join(m.group(1).split()))
         if re.search(rf"__user\s*\*\s*{expr}\b", body):

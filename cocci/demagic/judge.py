@@ -47,6 +47,9 @@ def _keep_reason(c: Candidate) -> Optional[str]:
     if ev.get("byte_order"):
         return (f"{c.macro} goes through a byte-order conversion ({_sites(ev['byte_order'])}):"
                 " on-disk or on-wire value")
+    if ev.get("buffer"):
+        return (f"{c.struct} is laid over a buffer ({ev['buffer']}): a message, on-wire or"
+                " on-disk format")
     if ev.get("endian"):
         return f"{_struct(c)} is endian-typed ({ev['endian']}): on-disk or on-wire format"
     if ev.get("packed"):

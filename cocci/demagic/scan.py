@@ -260,7 +260,8 @@ def _flags(records: Sequence[Record], cands: Dict[str, Candidate]) -> None:
         files = {s.file for s in c.sets}
         mine = [r for r in records if r.field == c.field and r.file in files
                 and _same_struct(c, types.get(r.key, ""))]
-        stores = [r for r in mine if r.what == "store" and not re.search(r"MAGIC", r.expr)]
+        stores = [r for r in mine if r.what == "store"
+                  and not re.fullmatch(r"\(?\s*\w*MAGIC\w*\s*\)?", r.expr)]
         flag = [r.site() for r in stores if r.expr in FLAG_VALUES]
         value = [r.site("value") for r in stores if r.expr not in FLAG_VALUES]
         truth = [r.site("truth") for r in mine if r.what == "truth"]
