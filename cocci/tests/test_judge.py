@@ -1,0 +1,189 @@
+# SPDX-License-Identifier: GPL-2.0
+"""Unit tests of the scan's judging and evidence: small records in judge_data/,
+small C texts written here; no kernel tree.  The rule test runs spatch when it
+is installed."""
+
+from __future__ import annotations
+
+import json
+import shutil
+import subprocess
+import tempfile
+import unittest
+from pathlib import Path
+from typing import Any, Dict, List
+
+from demagic import facts, judge, scan
+from demagic.model import Site, Verdict
+
+DATA = Path(__file__).resolve().parent / "judge_data"
+
+
+def mismatches(case: Dict[str, Any]) -> List[str]:
+    """What differs between a case's expectation and the judge's verdict."""
+    verdict, reason = judge.judge(judge.from_json(case["candidate"]))
+    out = []
+    if verdict.value != case["verdict"]:
+        out.append(f"verdict {verdict.value}, expected {case['verdict']} ({reason})")
+    out += [f"reason lacks {word!r}: {reason}" for word in case["reason_has"] if word not in reason]
+    return out
+
+
+class JudgeDataTest(unittest.TestCase):
+    """Each judge_data/NAME.json: a candidate, its verdict and words its reason names.
+    NAME_failure.json holds a wrong expectation that must be reported."""
+
+    def test_cases(self) -> None:
+        cases = sorted(DATA.glob("*.json"))
+        self.assertGreater(len(cases), 10)
+        for path in cases:
+            with self.subTest(case=path.stem):
+                found = mismatches(json.loads(path.read_text()))
+                if path.stem.endswith("_failure"):
+                    self.assertTrue(found, f"{path.name}: wrong expectation not caught")
+                else:
+                    self.assertEqual(found, [])
+
+    def test_every_verdict_and_negative_is_covered(self) -> None:
+        names = {p.stem for p in DATA.glob("*.json")}
+        for prefix in ("remove_", "flag_", "keep_uapi", "keep_superblock", "keep_ethtool",
+                       "keep_wake_magic", "keep_fixed_address", "keep_endian", "keep_packed"):
+            self.assertTrue(any(n.startswith(prefix) for n in names), prefix)
+
+    def test_reason_is_one_line(self) -> None:
+        for path in DATA.glob("*.json"):
+            _v, reason = judge.judge(judge.from_json(json.loads(path.read_text())["candidate"]))
+            self.assertNotIn("\n", reason)
+            self.assertTrue(reason)
+
+
+class ReportParseTest(unittest.TestCase):
+    LINE = ("drivers/foo/foo.c:773:5-10: WARNING: magic set=assign const=FOO_MAGIC field=magic "
+            "func=foo_alloc type=struct foo expr=bc -> hdrv")
+
+    def test_parses_a_report_line(self) -> None:
+        (rec,) = scan.parse_report(self.LINE + "\nnoise\n")
+        self.assertEqual((rec.file, rec.line, rec.what, rec.kind, rec.const, rec.field),
+                         ("drivers/foo/foo.c", 773, "set", "assign", "FOO_MAGIC", "magic"))
+        self.assertEqual((rec.type, rec.expr, rec.func), ("struct foo", "bc -> hdrv", "foo_alloc"))
+
+    def test_dash_is_empty(self) -> None:
+        (rec,) = scan.parse_report(self.LINE.replace("type=struct foo", "type=-"))
+        self.assertEqual(rec.type, "")
+
+    def test_rule_options_come_from_its_header(self) -> None:
+        self.assertIn("--no-includes", scan.rule_options())
+
+
+class TreeTest(unittest.TestCase):
+    """Evidence read from small source texts in a temporary tree."""
+
+    FILES = {
+        "drivers/foo/foo.h": (
+            "#define FOO_MAGIC 0x4242\n"
+            "#define FOO_MAGIC_OFFSET 0x0\n#define FOO_RO_NASID_OFFSET 0x4\n"
+            "typedef struct foo_s {\n\tint foo_magic;\n\tshort foo_ro_nasid;\n} foo_t;\n"
+            "struct bar {\n\tint magic;\n} __packed;\n"),
+        "drivers/foo/foo.c": (
+            '#include "foo.h"\n'
+            "#define SET_MAGIC(q,m)\t((q)->magic = (m))\n"
+            "#define BAD_MAGIC(q,m)\t((q)->magic != (m))\n"
+            "void a(int n)\n{\n\tfoo_t *p;\n\n\tp = (foo_t *)FOO_ADDR(n, 1);\n"
+            "\tp->foo_magic = FOO_MAGIC;\n}\n"
+            "void b(int n)\n{\n\tfoo_t *k;\n\n\tk = &node(n)->vars;\n\tk->foo_magic = FOO_MAGIC;\n}\n"
+            "#ifdef FOO_PARANOIA\nint c(foo_t *p)\n{\n\treturn p->foo_magic != FOO_MAGIC;\n}\n#endif\n"
+            "int d(struct bar *b)\n{\n\tSET_MAGIC(b, BAR_MAGIC);\n\treturn BAD_MAGIC(b, BAR_MAGIC);\n}\n"
+            "int e(int x)\n{\n\tx = ONLY_STORED_MAGIC;\n\treturn x;\n}\n"),
+    }
+
+    def setUp(self) -> None:
+        self.root = Path(tempfile.mkdtemp())
+        for rel, text in self.FILES.items():
+            (self.root / rel).parent.mkdir(parents=True, exist_ok=True)
+            (self.root / rel).write_text(text)
+        self.texts = facts.Texts(self.root)
+
+    def tearDown(self) -> None:
+        shutil.rmtree(self.root)
+
+    def test_setter_macros(self) -> None:
+        self.assertEqual(facts.setter_macros(self.texts, ["drivers/foo/foo.c"]),
+                         {"SET_MAGIC": ("magic", "="), "BAD_MAGIC": ("magic", "!=")})
+
+    def test_prefilter_wants_names_stored_and_compared(self) -> None:
+        files = sorted(self.FILES)
+        self.assertEqual(scan.prefilter(files, self.texts), ["drivers/foo/foo.c"])
+        only_stored = {"drivers/foo/only.c": "void f(struct s *p) { p->m = ONLY_MAGIC; }\n"}
+        (self.root / "drivers/foo/only.c").write_text(only_stored["drivers/foo/only.c"])
+        self.assertNotIn("drivers/foo/only.c",
+                         scan.prefilter(files + ["drivers/foo/only.c"], self.texts))
+        self.assertIn("drivers/foo/only.c",
+                      scan.prefilter(files + ["drivers/foo/only.c"], self.texts, every=True))
+
+    def test_typedef_struct_resolves_to_its_tag(self) -> None:
+        s = facts.resolve_struct(self.texts, "drivers/foo/foo.c", "foo_t", "foo_magic", False)
+        assert s is not None
+        self.assertEqual((s.tag, s.file, s.member("foo_magic")),
+                         ("foo_s", "drivers/foo/foo.h", "int foo_magic;"))
+        self.assertIsNone(facts.resolve_struct(self.texts, "drivers/foo/foo.c", "foo_t", "nope",
+                                               False))
+
+    def test_offset_macros_map_to_members(self) -> None:
+        c = scan.Candidate("FOO_MAGIC", "", None, "foo_s", "foo_magic", "drivers/foo/foo.h",
+                           evidence={"members": ["foo_magic", "foo_ro_nasid"]})
+        self.assertEqual(facts.offset_macros(self.texts, c),
+                         {"FOO_MAGIC_OFFSET": "foo_magic", "FOO_RO_NASID_OFFSET": "foo_ro_nasid"})
+
+    def test_pointer_sources(self) -> None:
+        fixed = facts.pointer_sources(self.texts, [(Site("drivers/foo/foo.c", 9, "a", "assign"),
+                                                    "p", "foo_t")])
+        self.assertEqual(fixed, {"fixed_address": "FOO_ADDR(n, 1)"})
+        kernel = facts.pointer_sources(self.texts, [(Site("drivers/foo/foo.c", 16, "b", "assign"),
+                                                     "k", "foo_t")])
+        self.assertEqual(kernel, {"kernel_address": "&node(n)->vars"})
+
+    def test_guard_symbols(self) -> None:
+        lines = self.texts.lines("drivers/foo/foo.c")
+        self.assertEqual(facts.guards_at(lines, 21), ["FOO_PARANOIA"])
+        self.assertEqual(facts.guards_at(lines, 25), [])
+
+    def test_packed_struct_is_seen(self) -> None:
+        c = scan.Candidate("BAR_MAGIC", "", None, "", "magic", "")
+        facts.place_struct(self.root, self.texts, c, [(Site("drivers/foo/foo.c", 26, "d", "macro"),
+                                                       "b", "struct bar")], search=False)
+        self.assertEqual((c.struct, c.evidence.get("packed")), ("bar", True))
+        self.assertEqual(judge.judge(c)[0], Verdict.KEEP)
+
+
+@unittest.skipUnless(shutil.which("spatch"), "spatch not installed")
+class RuleTest(unittest.TestCase):
+    """find_magic.cocci on a small input: what it must report, by hand."""
+
+    SOURCE = (
+        "#define FOO_MAGIC 0x4242\n"                                      # 1
+        "struct foo { int magic; int busy; };\n"                          # 2
+        "int f(struct foo *p)\n{\n"                                       # 3-4
+        "\tp->magic = FOO_MAGIC;\n"                                       # 5
+        "\tif (!p || p->magic != FOO_MAGIC)\n\t\treturn -1;\n"            # 6-7
+        "\tBUG_ON(p->magic != FOO_MAGIC);\n"                              # 8
+        "\tif (p->magic)\n\t\tp->magic = 0;\n"                            # 9-10
+        "\tp->busy = OTHER;\n"                                            # 11
+        "\treturn 0;\n}\n")
+
+    def test_reports(self) -> None:
+        with tempfile.TemporaryDirectory() as tmp:
+            src = Path(tmp) / "t.c"
+            src.write_text(self.SOURCE)
+            res = subprocess.run(["spatch", "--very-quiet", "-D", "report", *scan.rule_options(),
+                                  "--sp-file", str(scan.RULE), str(src)],
+                                 capture_output=True, text=True, check=True)
+        got = {(r.line, r.what, r.kind) for r in scan.parse_report(res.stdout)}
+        for want in [(5, "set", "assign"), (6, "check", "condition"), (6, "kind", "early-exit"),
+                     (8, "check", "condition"), (8, "kind", "bug"), (9, "truth", "truth"),
+                     (10, "store", "assign"), (5, "type", "set")]:
+            self.assertIn(want, got)
+        self.assertNotIn(11, {r.line for r in scan.parse_report(res.stdout)})
+
+
+if __name__ == "__main__":
+    unittest.main()
