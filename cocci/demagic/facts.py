@@ -331,6 +331,9 @@ def place_struct(root: Path, texts: Texts, c: Candidate,
         c.evidence["other_structs"] = others
     if ENDIAN_RX.search(decl):
         c.evidence["endian"] = decl
+    wire = [d for d in s.body.split(";") if ENDIAN_RX.search(d)]
+    if wire and not ENDIAN_RX.search(decl):
+        c.evidence["endian_members"] = " ".join(wire[0].split()) + ";"
     if PACKED_RX.search(s.tail) or PACKED_RX.search(s.body[-1:] + s.tail):
         c.evidence["packed"] = True
     if re.search(r"\bvolatile\b", decl):

@@ -14,6 +14,8 @@ remove  an in-memory type tag: set at init, checked before use (or never
 
 from __future__ import annotations
 
+import re
+
 from typing import Any, Dict, Optional, Sequence, Tuple
 
 from demagic.model import Candidate, Site, Verdict
@@ -52,6 +54,9 @@ def _keep_reason(c: Candidate) -> Optional[str]:
                 " on-disk format")
     if ev.get("endian"):
         return f"{_struct(c)} is endian-typed ({ev['endian']}): on-disk or on-wire format"
+    if ev.get("endian_members"):
+        return (f"{c.struct} has byte-order-typed members ({ev['endian_members']}): a device,"
+                " firmware or on-wire format")
     if ev.get("packed"):
         return f"{c.struct} is packed: on-disk or on-wire format"
     if ev.get("user_copy"):
@@ -65,12 +70,19 @@ def _keep_reason(c: Candidate) -> Optional[str]:
     return None
 
 
+TAG_FIELD_RX = re.compile(r"magic|sig|cookie|tag|check", re.I)
+
+
 def _flag_reason(c: Candidate) -> Optional[str]:
+    """A field also stored as 0/1 that is truth-tested, or that is no tag by its name."""
     flags = c.evidence.get("flag_sets", [])
     truths = [s for s in c.checks if getattr(s, "kind", "") == "truth"]
     if flags and truths:
         return (f"{_struct(c)} is also set to 0/1 ({_sites(flags)}) and truth-tested "
                 f"({_sites(truths)}): a state flag, becomes bool")
+    if flags and not TAG_FIELD_RX.search(c.field):
+        return (f"{_struct(c)} is also set to 0/1 ({_sites(flags)}) and named for a state, "
+                "not a tag: a state flag, becomes bool")
     return None
 
 
