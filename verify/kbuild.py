@@ -77,6 +77,7 @@ class BuildDir:
     src: Path
     out: Path
     jobs: int = 2
+    ccache: Optional[Path] = None
     _config: Optional[Dict[str, str]] = None
 
     def make_args(self) -> List[str]:
@@ -85,6 +86,12 @@ class BuildDir:
         if self.arch.cross:
             args.append(f"CROSS_COMPILE={self.arch.cross}")
         return args
+
+    def ccache_env(self) -> Dict[str, str]:
+        """ccache, when installed, keyed on content: a re-run recompiles nothing."""
+        if self.ccache is None:
+            return {}
+        return {"CCACHE_DIR": str(self.ccache), "CCACHE_MAXSIZE": "4G"}
 
     def _identity(self) -> str:
         frags = "".join(p.read_text() for p in self.arch.fragments())
@@ -159,7 +166,7 @@ class BuildDir:
             return {}
         self.config  # noqa: B018 - configure first
         res = run(self.make_args() + [f"-j{self.jobs}", "-k", "W=1", *objects],
-                  check=False, timeout=3600)
+                  check=False, timeout=3600, env=self.ccache_env())
         text = res.stdout + res.stderr
         broken = set(MAKE_ERROR_RE.findall(text))
         out: Dict[str, ObjectResult] = {}

@@ -69,7 +69,7 @@ class Walk:
 def build_dir(walk: Walk, arch: Arch, state: str, jobs: int) -> BuildDir:
     if arch.name not in walk.dirs:
         out = BUILD / "verify" / walk.tree.name / f"{arch.name}-{state}"
-        walk.dirs[arch.name] = BuildDir(arch, walk.wt, out, jobs)
+        walk.dirs[arch.name] = BuildDir(arch, walk.wt, out, jobs, BUILD / "verify" / "ccache")
     return walk.dirs[arch.name]
 
 

@@ -23,6 +23,7 @@ from verify.run import Options, verify
 
 HEADER = "arch/mips/include/asm/sn/klkernvars.h"
 SOURCE = "arch/mips/sgi-ip27/ip27-klnuma.c"
+MEMORY = "arch/mips/sgi-ip27/ip27-memory.c"
 Edit = Tuple[str, str, str]   # (file, old text, new text)
 
 CORRECT: Tuple[Edit, ...] = (
@@ -44,6 +45,8 @@ class Case:
     edits: Tuple[Edit, ...]
     doc_rows: bool
     expect: FrozenSet[str]
+    then: Tuple[Edit, ...] = ()         # a second patch, when the case needs one
+    expect_then: FrozenSet[str] = frozenset()
 
 
 def _replace(edits: Sequence[Edit], old: Edit, new: Edit) -> Tuple[Edit, ...]:
@@ -64,16 +67,26 @@ CASES: Tuple[Case, ...] = (
     Case("no-build", "does not compile on mips (its only architecture)",
          CORRECT + ((SOURCE, "\tkvp->kv_ro_nasid = server_nasid;\n",
                      "\tkvp->kv_ro_nasid = server_nasid\n"),), True, frozenset({"builds"})),
+    Case("bisect", "a second patch breaks the first patch's object, not its own",
+         CORRECT, True, frozenset(),
+         ((HEADER, "#endif /* !__ASSEMBLY__ */\n",
+           "#define kv_ro_baseaddr kv_ro_base\n\n#endif /* !__ASSEMBLY__ */\n"),
+          (MEMORY, " * for more details.\n", " * for more details (selftest).\n")),
+         frozenset({"bisect"})),
 )
 
 
-def write_series(src: Path, case: Case, out: Path) -> Path:
-    """Apply the case's edits on the pristine worktree src, commit, format-patch to out."""
-    for path, old, new in case.edits:
+def _edit(src: Path, case: Case, edits: Sequence[Edit]) -> None:
+    for path, old, new in edits:
         text = (src / path).read_text()
         if old not in text:
             raise DemagicError(f"selftest {case.name}: {path} no longer has {old.strip()!r}")
         (src / path).write_text(text.replace(old, new, 1))
+
+
+def write_series(src: Path, case: Case, out: Path) -> Path:
+    """Apply the case's edits on the pristine worktree src, commit, format-patch to out."""
+    _edit(src, case, case.edits)
     if case.doc_rows:
         res = run(["git", "-C", str(src), "grep", "-l", f"^{DOC_ROW}", "--", "Documentation"],
                   check=False)
@@ -83,9 +96,15 @@ def write_series(src: Path, case: Case, out: Path) -> Path:
     message = (f"mips: sgi-ip27: remove KV_MAGIC\n\nselftest case {case.name}: {case.what}.\n\n"
                "Signed-off-by: demagic <demagic@localhost>\n")
     run(["git", "-C", str(src), "commit", "-q", "-a", "-F", "-"], env=GIT_ENV, input_text=message)
+    if case.then:
+        _edit(src, case, case.then)
+        run(["git", "-C", str(src), "commit", "-q", "-a", "-F", "-"], env=GIT_ENV, input_text=(
+            f"mips: sgi-ip27: tidy up\n\nselftest case {case.name}, second patch.\n\n"
+            "Signed-off-by: demagic <demagic@localhost>\n"))
     shutil.rmtree(out, ignore_errors=True)
     out.mkdir(parents=True)
-    run(["git", "-C", str(src), "format-patch", "-q", "-o", str(out), "-1"], env=GIT_ENV)
+    run(["git", "-C", str(src), "format-patch", "-q", "-o", str(out),
+         "-2" if case.then else "-1"], env=GIT_ENV)
     return out
 
 
@@ -103,11 +122,13 @@ def main(base: Options) -> int:
                        worktree="verify-selftest", state="selftest", quiet=True)
         matrix = verify(opts, Progress(quiet=True))
         (root / case.name / "report.txt").write_text(render_text(matrix))
-        got = frozenset(matrix.rows[0].failures())
-        verdict = "ok" if got == case.expect else "WRONG"
-        print(f"{verdict:<5} {case.name:<13} expected to fail: {sorted(case.expect) or 'nothing'}; "
-              f"failed: {sorted(got) or 'nothing'}")
-        if got != case.expect:
+        expect = [case.expect] + ([case.expect_then] if case.then else [])
+        got = [frozenset(row.failures()) for row in matrix.rows]
+        verdict = "ok" if got == expect else "WRONG"
+        print(f"{verdict:<5} {case.name:<13} expected to fail: "
+              f"{' / '.join(str(sorted(e) or 'nothing') for e in expect)}; "
+              f"failed: {' / '.join(str(sorted(g) or 'nothing') for g in got)}")
+        if got != expect:
             bad.append(case.name)
             print(render_text(matrix))
     print(f"selftest: {len(CASES) - len(bad)}/{len(CASES)} cases right")
