@@ -9,6 +9,9 @@ What counts as a reference, by kind of identifier (see patch.removed_identifiers
 - static: the name as a whole word in the file that declared it (file scope).
 - docrow: a line starting with the name in any file with the same base name
   (a table row removed from one copy must go from every translation).
+- document (a deleted Documentation/D/N.rst): "D/N" named anywhere, or N as
+  an entry of Documentation/D/index.rst (its toctree).
+- label (a removed ``.. _name:``): a :ref: to it anywhere.
 - field F of struct S: member names are often common (``magic``), so a bare
   grep would drown in other structs.  A hit is ``x->F`` or ``x.F`` where x is
   declared in the same file as ``struct S`` (or S's typedef), searched in every
@@ -76,6 +79,20 @@ def docrow_hits(hits: Sequence[Hit], item: Removed) -> List[str]:
     return [_fmt(h) for h in hits if Path(h[0]).name == base and row.match(h[2])]
 
 
+def document_hits(hits: Sequence[Hit], item: Removed) -> List[str]:
+    """A deleted document: its path named anywhere, or its name in its directory's toctree."""
+    directory, _, stem = item.name.rpartition("/")
+    toc = f"Documentation/{directory}/index.rst" if directory else "Documentation/index.rst"
+    return [_fmt(h) for h in hits if item.name in h[2] or
+            (h[0] == toc and h[2].strip() in (stem, f"{stem}.rst"))]
+
+
+def label_hits(hits: Sequence[Hit], item: Removed) -> List[str]:
+    """A removed reST label: any :ref: to it."""
+    ref = re.compile(rf":ref:`(?:{re.escape(item.name)}|[^`]*<{re.escape(item.name)}>)`")
+    return [_fmt(h) for h in hits if ref.search(h[2])]
+
+
 def member_declared(hits: Sequence[Hit], name: str) -> bool:
     decl = re.compile(rf"^\s+[A-Za-z_][A-Za-z0-9_ \t*]*[ \t*]{re.escape(name)}\s*"
                       rf"(\[[^]]*\]\s*)*(:\s*\w+\s*)?;")
@@ -123,7 +140,7 @@ def field_hits(wt: Path, hits: Sequence[Hit], item: Removed) -> Tuple[List[str],
 def words_of(removed: Sequence[Removed]) -> List[str]:
     words = []
     for item in removed:
-        words.append(item.name)
+        words.append(item.name.rpartition("/")[2] if item.kind == "document" else item.name)
         if item.kind == "field":
             words += [item.struct] + ([item.typedef] if item.typedef else [])
     return words
@@ -143,6 +160,10 @@ def check(wt: Path, removed: Sequence[Removed]) -> Tuple[List[str], List[str]]:
             found += static_hits(hits, item)
         elif item.kind == "docrow":
             found += docrow_hits(hits, item)
+        elif item.kind == "document":
+            found += document_hits(hits, item)
+        elif item.kind == "label":
+            found += label_hits(hits, item)
         elif item.kind == "field":
             more, note = field_hits(wt, hits, item)
             found += more

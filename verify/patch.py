@@ -23,6 +23,7 @@ MEMBER_RE = re.compile(
 STRUCT_OPEN_RE = re.compile(r"\bstruct\s+([A-Za-z_]\w*)?\s*\{")
 TYPEDEF_CLOSE_RE = re.compile(r"^\s*\}\s*([A-Za-z_]\w*)\s*;")
 DOC_ROW_RE = re.compile(r"^([A-Z][A-Z0-9_]{2,})\s")
+DOC_LABEL_RE = re.compile(r"^\.\. _([A-Za-z0-9_-]+):\s*$")
 
 
 @dataclass(frozen=True)
@@ -72,7 +73,7 @@ class Patch:
 @dataclass(frozen=True)
 class Removed:
     """An identifier a patch retires: a macro, a static symbol, a struct member, a doc row."""
-    kind: str          # macro, static, field, docrow
+    kind: str          # macro, static, field, docrow, document, label
     name: str
     file: str          # where it was declared
     struct: str = ""   # for a field: the struct tag (or typedef name)
@@ -231,9 +232,16 @@ def removed_identifiers(patch: Patch, old_text: Callable[[str], str]) -> List[Re
             out.append(item)
 
     for fdiff in patch.files:
+        if fdiff.deleted and fdiff.path.startswith("Documentation/") and \
+                fdiff.path.endswith(".rst"):
+            add(Removed("document", fdiff.path[len("Documentation/"):-len(".rst")], fdiff.path))
         old_lines: Optional[List[str]] = None
         is_doc = fdiff.path.endswith(".rst") or fdiff.path.endswith(".txt")
         for ln in fdiff.removed():
+            label = DOC_LABEL_RE.match(ln.text) if is_doc else None
+            if label:
+                add(Removed("label", label.group(1), fdiff.path))
+                continue
             if is_doc:
                 row = DOC_ROW_RE.match(ln.text)
                 if row:

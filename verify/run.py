@@ -10,7 +10,7 @@ from pathlib import Path
 from typing import Callable, Dict, List, Optional, Set, Tuple
 
 from demagic.proc import DemagicError, Progress, UsageError, run
-from demagic.tree import BUILD, GIT_ENV, Tree, pristine, series_patches, worktree
+from demagic.tree import BUILD, GIT_ENV, REPO_ROOT, Tree, pristine, series_patches, worktree
 from verify import checkpatch, layout, leftovers, reference
 from verify.arches import ARCHES, Arch, by_name
 from verify.kbuild import BuildDir, BuildError, ObjectResult, new_warnings, pahole, tools_missing
@@ -24,7 +24,8 @@ FULL_NOTE = ("full: every patch's objects are built W=1 before the series and ri
              "the patch; after each patch the objects of the earlier patches are rebuilt")
 CHECK_NOTES = [
     "nothing-left: removed #define and static names, struct members (through variables of "
-    "that struct) and documentation table rows must have no reference after the patch",
+    "that struct), documentation table rows and deleted documents must have no reference "
+    "after the patch",
     "builds: each object on the first architecture whose .config (defconfig + verify/configs "
     "fragment, checked to be a subset) builds it; configured out = fail; no new W=1 warning",
     "arm: RiscPC is built -march=armv4 with its gcc < 9.1 gate lifted (a compile test: "
@@ -188,7 +189,7 @@ def layout_cell(walk: Walk, index: int, when: str, results: Dict[Key, ObjectResu
 
 def nothing_left_cell(wt: Path, removed: List[Removed]) -> Cell:
     if not removed:
-        return not_applicable("removes no macro, static, member or table row")
+        return not_applicable("removes no macro, static, member, table row or document")
     hits, notes = leftovers.check(wt, removed)
     unique = sorted({str(r) for r in removed})
     names = ", ".join(unique[:12]) + (" ..." if len(unique) > 12 else "")
@@ -309,11 +310,19 @@ def verify(opts: Options, progress: Progress) -> Matrix:
     for patch, row in zip(patches, walk.rows):
         row.cells["checkpatch"] = checkpatch.check(tree.repo, patch.path)
         row.cells["reference"] = reference.compare(patch, refs, str(opts.ref))
-    matrix = Matrix(f"{tree.name} ({tree.version})", str(opts.series), reference.ref_label(
+    matrix = Matrix(f"{tree.name} ({tree.version})", shown(opts.series), reference.ref_label(
         opts.ref if refs is not None else None), "fast" if opts.fast else "full",
         [FAST_NOTE if opts.fast else FULL_NOTE] + CHECK_NOTES, walk.rows)
     matrix.timings["total"] = time.monotonic() - start
     return matrix
+
+
+def shown(path: Path) -> str:
+    """A path as reports show it: relative to the project when inside it."""
+    try:
+        return str(path.resolve().relative_to(REPO_ROOT))
+    except ValueError:
+        return str(path)
 
 
 def default_out(kdir: Optional[Path]) -> Path:
