@@ -27,6 +27,10 @@ PACKED_RX = re.compile(r"__packed\b|__attribute__\s*\(\(\s*(?:__)?packed")
 # What a struct pointer is cast from when it is memory the kernel does not own.
 FIXED_RX = re.compile(r"^(?:[A-Z][A-Z0-9_]*\s*\(|0x[0-9a-fA-F]+|\d+\b|(?:ioremap\w*|phys_to_virt"
                       r"|__va|memremap|early_memremap)\s*\()")
+MAPPING_RX = re.compile(r"(?:\(\s*[\w\s]+\*\s*\)\s*)?(?:ioremap\w*|phys_to_virt|__va|memremap"
+                        r"|early_memremap)\s*\(")
+# Files of programs that run in user space (their reads of a struct make it an ABI).
+USERSPACE_RX = re.compile(r"(?:^|/)tools/|^scripts/|^usr/")
 # What a struct pointer is taken from when the struct is the layout of a buffer.
 BUFFER_RX = re.compile(r"\bskb_(?:put|push|pull)\w*\s*\(|->(?:data|cb|b_data)\b|\bbuf\w*|\bblock\b"
                        r"|_buffer\b|\bpage_address\s*\(|\bkmap\w*\s*\(|\bmsg_buf")
@@ -250,6 +254,8 @@ def resolve_struct(texts: Texts, rel: str, typ: str, field: str,
     for f in _search_files(texts, rel):
         if not name and not f.startswith(here):
             continue   # by field name alone, only the file's own directory is trusted
+        if (name or field).encode() not in texts.raw(f):
+            continue
         for s in structs_in(texts, f):
             if s.line < 0:
                 if name and s.name == name and re.fullmatch(r"\w+", s.body):
@@ -371,6 +377,8 @@ def pointer_sources(texts: Texts, bases: Sequence[Tuple[Site, str, str]]) -> Dic
                 out.setdefault("fixed_address", src)
         for m in re.finditer(rf"\b{expr}\s*=\s*([^;=]+);", body):
             src = " ".join(m.group(1).split())
+            if MAPPING_RX.match(src):
+                out.setdefault("fixed_address", src)
             if BUFFER_RX.search(src) and not FIXED_RX.match(src):
                 out.setdefault("buffer", src)
         for m in re.finditer(rf"\b{expr}\s*=\s*(&[^;,]+)[;,]", body):
@@ -396,27 +404,29 @@ def user_copies(texts: Texts, bases: Sequence[Tuple[Site, str, str]]) -> List[Si
     return sorted(set(out), key=lambda s: (s.file, s.line))
 
 
-def bitwise_uses(texts: Texts, files: Iterable[str], const: str) -> List[Site]:
-    """Where const is used as a bit in a mask (x & C, x |= C, C | D)."""
-    rx = re.compile(rf"[&|]=?\s*\(?\s*{re.escape(const)}\b|\b{re.escape(const)}\s*\)?\s*[&|](?![&|])")
+def _matching_lines(texts: Texts, files: Iterable[str], rx: "re.Pattern[str]",
+                    kind: str) -> List[Site]:
+    """A Site for each line of files that rx matches (outside preprocessor lines)."""
     out = []
     for f in files:
-        for i, line in enumerate(texts.lines(f)):
-            if const in line and not line.lstrip().startswith("#") and rx.search(line):
-                out.append(Site(f, i + 1, "", "bitwise"))
-    return out
+        text = texts.text(f)
+        for m in rx.finditer(text):
+            start = text.rfind("\n", 0, m.start()) + 1
+            if not text[start:m.start()].lstrip().startswith("#"):
+                out.append(Site(f, text.count("\n", 0, m.start()) + 1, "", kind))
+    return sorted(set(out), key=lambda s: (s.file, s.line))
+
+
+def bitwise_uses(texts: Texts, files: Iterable[str], const: str) -> List[Site]:
+    """Where const is used as a bit in a mask (x & C, x |= C, C | D)."""
+    c = re.escape(const)
+    rx = re.compile(rf"[&|]=?[ \t]*\(?[ \t]*{c}\b|\b{c}[ \t]*\)?[ \t]*[&|](?![&|])")
+    return _matching_lines(texts, files, rx, "bitwise")
 
 
 def conversions(texts: Texts, files: Iterable[str], const: str, value: str) -> List[Site]:
     """Where const goes through a byte-order conversion (an on-disk or on-wire value)."""
-    rx = re.compile(CONVERT_RX % re.escape(const))
-    out = []
-    for f in files:
-        if const.encode() not in texts.raw(f):
-            continue
-        for i, line in enumerate(texts.lines(f)):
-            if const in line and rx.search(line):
-                out.append(Site(f, i + 1, "", "byte-order"))
+    out = _matching_lines(texts, files, re.compile(CONVERT_RX % re.escape(const)), "byte-order")
     if re.search(CONVERT_RX % r"[^()]*", value or ""):
         out.append(Site("", 0, "", "byte-order"))
     return out
@@ -531,6 +541,9 @@ def complete(root: Path, texts: Texts, cands: Sequence[Candidate],
         bits = bitwise_uses(texts, sorted({s.file for s in c.sets + c.checks}), c.macro)
         if bits:
             ev["bitwise"] = bits
+        users = [s for s in c.sets + c.checks if USERSPACE_RX.search(s.file)]
+        if users:
+            ev["userspace_users"] = users
         if c.field == "s_magic" or "super" in c.struct.lower():
             ev["superblock"] = True
         ev["write_only"] = not any(s.kind != "truth" for s in c.checks)
@@ -557,5 +570,5 @@ def complete(root: Path, texts: Texts, cands: Sequence[Candidate],
             if mine:
                 c.evidence["asm_users"] = mine
         c.evidence.pop("members", None)
-        for key in ("user_copy", "asm_users", "bitwise"):
+        for key in ("user_copy", "asm_users", "bitwise", "userspace_users"):
             c.other_uses += c.evidence.get(key, [])

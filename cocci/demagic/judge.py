@@ -36,6 +36,9 @@ def _keep_reason(c: Candidate) -> Optional[str]:
     ev: Dict[str, Any] = c.evidence
     if not c.field:
         return "stored into no structure field"
+    if ev.get("userspace_users"):
+        return (f"{_struct(c)} is also read or written by a user-space program "
+                f"({_sites(ev['userspace_users'])}): a shared format")
     if ev.get("superblock"):
         return f"{_struct(c)} is a filesystem superblock magic: identifies the on-disk format"
     if ev.get("uapi"):
@@ -131,7 +134,8 @@ def from_json(record: Dict[str, Any]) -> Candidate:
         return Site(parts[0], int(parts[1]), *(parts[2:4]))
 
     ev = dict(record.get("evidence", {}))
-    for key in ("flag_sets", "asm_users", "user_copy", "bitwise"):
+    for key in ("flag_sets", "asm_users", "user_copy", "bitwise", "userspace_users", "value_sets",
+                "byte_order"):
         if key in ev:
             ev[key] = [site(s) if isinstance(s, str) else Site(**s) for s in ev[key]]
     return Candidate(

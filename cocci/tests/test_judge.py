@@ -10,11 +10,13 @@ import shutil
 import subprocess
 import tempfile
 import unittest
+from unittest import mock
 from pathlib import Path
 from typing import Any, Dict, List
 
 from demagic import facts, judge, scan
-from demagic.model import Site, Verdict
+from demagic.model import Candidate, Site, Verdict
+from demagic.proc import DemagicError, Progress
 
 DATA = Path(__file__).resolve().parent / "judge_data"
 
@@ -129,7 +131,7 @@ class TreeTest(unittest.TestCase):
                                                False))
 
     def test_offset_macros_map_to_members(self) -> None:
-        c = scan.Candidate("FOO_MAGIC", "", None, "foo_s", "foo_magic", "drivers/foo/foo.h",
+        c = Candidate("FOO_MAGIC", "", None, "foo_s", "foo_magic", "drivers/foo/foo.h",
                            evidence={"members": ["foo_magic", "foo_ro_nasid"]})
         self.assertEqual(facts.offset_macros(self.texts, c),
                          {"FOO_MAGIC_OFFSET": "foo_magic", "FOO_RO_NASID_OFFSET": "foo_ro_nasid"})
@@ -148,11 +150,33 @@ class TreeTest(unittest.TestCase):
         self.assertEqual(facts.guards_at(lines, 25), [])
 
     def test_packed_struct_is_seen(self) -> None:
-        c = scan.Candidate("BAR_MAGIC", "", None, "", "magic", "")
+        c = Candidate("BAR_MAGIC", "", None, "", "magic", "")
         facts.place_struct(self.root, self.texts, c, [(Site("drivers/foo/foo.c", 26, "d", "macro"),
                                                        "b", "struct bar")], search=False)
         self.assertEqual((c.struct, c.evidence.get("packed")), ("bar", True))
         self.assertEqual(judge.judge(c)[0], Verdict.KEEP)
+
+
+class SpatchFailureTest(unittest.TestCase):
+    """A file spatch gives up on fails the run, by name (subprocess layer mocked)."""
+
+    def fake(self, stderr: str, returncode: int = 0) -> "subprocess.CompletedProcess[str]":
+        return subprocess.CompletedProcess([], returncode, "", stderr)
+
+    def test_timeout_names_the_file(self) -> None:
+        err = "EXN: Coccinelle_modules.Common.Timeout in drivers/foo/big.c\n"
+        with mock.patch.object(scan, "run", return_value=self.fake(err)), \
+                tempfile.TemporaryDirectory() as tmp:
+            (Path(tmp) / "drivers/foo").mkdir(parents=True)
+            for name in ("big.c", "small.c"):
+                (Path(tmp) / "drivers/foo" / name).write_text("int x;\n")
+            with self.assertRaisesRegex(DemagicError, r"1 file\(s\): drivers/foo/big.c$"):
+                scan.run_rule(Path(tmp), ["drivers/foo/big.c", "drivers/foo/small.c"], 1,
+                              Progress(quiet=True))
+
+    def test_clean_run_passes(self) -> None:
+        with mock.patch.object(scan, "run", return_value=self.fake("")):
+            self.assertEqual(scan._spatch_chunk(Path("."), ["a.c"], []), ("", []))
 
 
 @unittest.skipUnless(shutil.which("spatch"), "spatch not installed")
