@@ -46,26 +46,32 @@ def parse(text: str) -> Patch:
     patch = Patch([], [], [])
     cur: Optional[FileDiff] = None
     hunk: Optional[Hunk] = None
+    old = new = 0    # lines the current hunk still has, by its header
     for i, line in enumerate(lines):
         m = DIFF_GIT.match(line)
-        if m:
+        h = HUNK.match(line)
+        if hunk is not None and (old > 0 or new > 0):
+            body = line if line else " "   # an empty context line some tools strip
+            if body[:1] not in (" ", "-", "+", "\\"):
+                raise PatchError(f"line {i + 1}: hunk ends early")
+            hunk.lines.append(body)
+            old -= body[:1] in (" ", "-")
+            new -= body[:1] in (" ", "+")
+        elif hunk is not None and line.startswith("\\"):
+            hunk.lines.append(line)
+        elif m:
             cur = FileDiff([line], m.group(2))
             patch.files.append(cur)
             hunk = None
         elif cur is None:
             patch.head.append(line)
-        elif line == "-- " and (hunk is None or not line.startswith("--- ")):
+        elif h:
+            hunk = Hunk(int(h.group(1)), h.group(5))
+            old, new = int(h.group(2) or 1), int(h.group(4) or 1)
+            cur.hunks.append(hunk)
+        elif line == "-- " or hunk is not None:
             patch.tail = lines[i:]
             break
-        elif HUNK.match(line):
-            h = HUNK.match(line)
-            assert h
-            hunk = Hunk(int(h.group(1)), h.group(5))
-            cur.hunks.append(hunk)
-        elif hunk is not None and line[:1] in (" ", "-", "+", "\\"):
-            hunk.lines.append(line)
-        elif hunk is not None and line == "":
-            hunk.lines.append(" ")   # an empty context line some tools strip
         else:
             cur.header.append(line)
     if not patch.files:

@@ -70,6 +70,17 @@ class RewriteTest(unittest.TestCase):
         out = applied(FAKE.read_text())
         self.assertNotIn("magic", out.replace("WIDGET_MAGIC", ""))
 
+    def test_no_signature(self) -> None:
+        bare = FAKE.read_text().split("\n-- \n")[0] + "\n"
+        text = patchtext.rewrite(patchtext.parse(bare), mutant.assignments_only)
+        assert text is not None
+        self.assertNotIn("w->magic = WIDGET_MAGIC;", applied(text))
+
+    def test_hunk_cut_short(self) -> None:
+        cut = FAKE.read_text().replace(" \tw->count++;\n", "")
+        with self.assertRaises(patchtext.PatchError):
+            patchtext.parse(cut.split("\n-- \n")[0].rsplit("\n", 3)[0] + "\nfoo\n")
+
     def test_nothing_to_mutate(self) -> None:
         doc = FAKE.read_text().replace("w->magic = WIDGET_MAGIC;", "w->count = 1;")
         text = patchtext.rewrite(patchtext.parse(doc), mutant.assignments_only)
