@@ -72,12 +72,13 @@ def wrappers(tree: Path, files: Sequence[str], member: str) -> Tuple[List[str], 
     return setters, checkers
 
 
-def grep_files(tree: Path, words: Sequence[str], subdir: Optional[str] = None) -> List[str]:
-    """C files and headers of the tree that mention any of words (one git grep)."""
+def grep_files(tree: Path, words: Sequence[str], subdir: Optional[str] = None,
+               glob: str = "*.[ch]") -> List[str]:
+    """Files of the tree matching glob that mention any of words (one git grep)."""
     argv = ["git", "-C", str(tree), "grep", "-l", "-w", "-I"]
     for w in words:
         argv += ["-e", w]
-    argv += ["--", f"{subdir}/*.[ch]" if subdir else "*.[ch]"]
+    argv += ["--", f"{subdir}/{glob}" if subdir else glob]
     res = run(argv, check=False)
     if res.returncode not in (0, 1):
         raise DemagicError(f"git grep failed: {res.stderr.strip()}")
@@ -207,6 +208,11 @@ def apply(tree: Path, target: Target, jobs: int, subdir: Optional[str] = None,
             list(pool.map(lambda rel: _spatch(rule, defines, tree, rel), files))
     dead = list(target.macros) + result.wrappers
     plan = layout.offset_plan(tree, target, originals)
+    users = [f for f in grep_files(tree, plan.dead_macros, glob="*.[chS]")
+             if f != target.header] \
+        if plan.dead_macros else []
+    if users:
+        plan.manual = f"{', '.join(plan.dead_macros)} still used in {', '.join(users[:3])}"
     if plan.manual:
         result.manual.append(plan.manual)
         return result
