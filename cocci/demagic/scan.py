@@ -1,5 +1,19 @@
 # SPDX-License-Identifier: GPL-2.0
-"""Find and judge the magic numbers of a kernel tree: python3 -m demagic scan."""
+"""Find and judge the magic numbers of a kernel tree: python3 -m demagic scan.
+
+One pass of text picks the files worth parsing: the .c/.h files that name
+MAGIC, and of those only the ones that store or compare a MAGIC name that is
+both stored and compared somewhere (all names when macros are given, so that
+write-only ones are found too).  find_magic.cocci then runs once over each of
+them, in groups, J spatch processes at a time; no file is parsed twice.  The
+tree's text supplies the rest of the evidence (facts.py) and judge.py gives
+the verdicts.
+
+A file spatch gives up on (an exception, a fatal error, a timeout of
+FILE_TIMEOUT seconds) fails the run, by name.  Functions that spatch cannot
+parse are skipped silently, as under coccicheck: kernel files have some.
+A whole-tree scan leaves out the host programs of tools/ and scripts/.
+"""
 
 from __future__ import annotations
 
@@ -27,10 +41,6 @@ REPORT_RX = re.compile(
     r"^(?P<file>[^:\n]+):(?P<line>\d+):(?P<col>\d+)-\d+: WARNING: magic "
     r"(?P<what>\w+)=(?P<kind>[\w-]+) const=(?P<const>\S+) field=(?P<field>\S+) "
     r"func=(?P<func>\S+) type=(?P<type>.+?) expr=(?P<expr>.*)$")
-# Text prefilter: a MAGIC name stored (= C, .f = C) or compared (== C, C !=).
-STORE_RX = re.compile(rb"(?:[^=!<>+\-*/%&|^]=)\s*\(?\s*(\w*MAGIC\w*)\b")
-COMPARE_RX = re.compile(rb"[=!]=\s*\(?\s*(\w*MAGIC\w*)\b|\b(\w*MAGIC\w*)\s*\)?\s*[=!]=")
-MACRO_ARG_RX = rb"\b(%s)\s*\([^(),;]*,\s*(\w*MAGIC\w*)\s*\)"
 # Host programs, not kernel code: a whole-tree scan leaves them out (M= still scans them).
 HOST_DIRS = ("tools/", "scripts/")
 CHUNK = 24           # files per spatch process: amortises its start-up, keeps progress fine
@@ -96,6 +106,25 @@ def list_files(root: Path, subdir: Optional[str], words: Optional[Sequence[str]]
     return files
 
 
+def _uses(data: bytes, setters: Dict[str, Tuple[str, str]]) -> Iterable[Tuple[str, str]]:
+    """(name, "store" or "compare") for each MAGIC name data stores or compares:
+    x = C, .f = C, x == C, C != x, and C handed to a setter or checker macro."""
+    for name, start, end in facts.magic_words(data):
+        before = data[max(0, start - 64):start].rstrip(b" \t\n(")
+        tail = data[end:end + 8].lstrip(b" \t\n")
+        after = tail.lstrip(b")").lstrip()
+        if before.endswith((b"==", b"!=")) or after.startswith((b"==", b"!=")):
+            yield name, "compare"
+        elif before.endswith(b"=") and not before[-2:-1] in (b"<", b">", b"+", b"-", b"*", b"/",
+                                                             b"%", b"&", b"|", b"^"):
+            yield name, "store"
+        elif before.endswith(b",") and tail.startswith(b")"):
+            call = re.search(rb"(\w+)\s*\([^(),;]*,?$", before)
+            if call and call.group(1).decode() in setters:
+                op = setters[call.group(1).decode()][1]
+                yield name, "store" if op == "=" else "compare"
+
+
 def prefilter(files: Sequence[str], texts: facts.Texts, every: bool = False) -> List[str]:
     """The files worth parsing.
 
@@ -104,19 +133,11 @@ def prefilter(files: Sequence[str], texts: facts.Texts, every: bool = False) -> 
     every=True keeps each file that stores or compares any MAGIC name (write-only
     ones too), for a scan of given macros."""
     setters = facts.setter_macros(texts, files)
-    call_rx = (re.compile(MACRO_ARG_RX % b"|".join(re.escape(m.encode()) for m in setters))
-               if setters else None)
-    stored: Dict[bytes, Set[str]] = {}
-    compared: Dict[bytes, Set[str]] = {}
+    seen: Dict[str, Dict[str, Set[str]]] = {"store": {}, "compare": {}}
     for f in files:
-        data = texts.raw(f)
-        for m in STORE_RX.finditer(data):
-            stored.setdefault(m.group(1), set()).add(f)
-        for m in COMPARE_RX.finditer(data):
-            compared.setdefault(m.group(1) or m.group(2), set()).add(f)
-        for m in call_rx.finditer(data) if call_rx else ():
-            op = setters[m.group(1).decode()][1]
-            (stored if op == "=" else compared).setdefault(m.group(2), set()).add(f)
+        for name, how in _uses(texts.raw(f), setters):
+            seen[how].setdefault(name, set()).add(f)
+    stored, compared = seen["store"], seen["compare"]
     names = set(stored) | set(compared) if every else set(stored) & set(compared)
     keep: Set[str] = set()
     for name in names:
