@@ -122,6 +122,13 @@ class TreeTest(unittest.TestCase):
         self.assertIn("drivers/foo/only.c",
                       scan.prefilter(files + ["drivers/foo/only.c"], self.texts, every=True))
 
+    def test_stores_and_compares_through_macros(self) -> None:
+        setters = facts.setter_macros(self.texts, ["drivers/foo/foo.c"])
+        uses = set(scan._uses(self.texts.raw("drivers/foo/foo.c"), setters))
+        self.assertEqual(uses, {("FOO_MAGIC", "store"), ("FOO_MAGIC", "compare"),
+                                ("BAR_MAGIC", "store"), ("BAR_MAGIC", "compare"),
+                                ("ONLY_STORED_MAGIC", "store")})
+
     def test_typedef_struct_resolves_to_its_tag(self) -> None:
         s = facts.resolve_struct(self.texts, "drivers/foo/foo.c", "foo_t", "foo_magic", False)
         assert s is not None
