@@ -2,7 +2,8 @@
 /*
  * ax25loop IFNAME COUNT: bring an AX.25 interface up, send COUNT UI frames
  * of growing size through a packet socket, and check that each comes back
- * byte for byte (the interface's modem loops its bit stream back).
+ * byte for byte (the interface's modem loops its bit stream back); it stops
+ * at the first frame that does not.
  */
 #include <arpa/inet.h>
 #include <linux/if_ether.h>
@@ -105,7 +106,7 @@ int main(int argc, char **argv)
 	set_up(argv[1], 1);	/* first: binding to a down interface leaves ENETDOWN pending */
 	if (bind(fd, (struct sockaddr *)&sa, sizeof(sa)) < 0)
 		die("bind");
-	for (int i = 0; i < count; i++) {
+	for (int i = 0; i < count && back == i; i++) {
 		size_t len = make_frame(frame, i);
 
 		if (sendto(fd, frame, len, 0, (struct sockaddr *)&sa, sizeof(sa)) != (ssize_t)len)
