@@ -21,10 +21,10 @@ PACKAGES: Dict[str, List[str]] = {
     "spatch": BASE + ["linux-source-6.1"],
     "scan": BASE + ["linux-source-6.1"],
     "verify": BASE + ["linux-source-6.1"] + KERNEL_BUILD + [
-        "gcc-arm-linux-gnueabi", "gcc-hppa-linux-gnu", "gcc-mips64-linux-gnuabi64"],
+        "gcc-arm-linux-gnueabi", "gcc-hppa-linux-gnu", "gcc-mips64-linux-gnuabi64", "ccache"],
     "boot-test": BASE + ["linux-source-6.1"] + KERNEL_BUILD + [
         # gcc-multilib conflicts with the cross compilers: take its two halves.
-        "qemu-system-x86", "busybox-static", "libc6-dev-i386", "lib32gcc-12-dev"],
+        "qemu-system-x86", "busybox-static", "libc6-dev-i386", "lib32gcc-12-dev", "patch"],
     "bench": BASE + ["linux-source-6.1"],
 }
 PACKAGES["test"] = sorted(set(sum(PACKAGES.values(), [])))
