@@ -11,7 +11,7 @@ from typing import Callable, Dict, List, Optional, Set, Tuple
 
 from demagic.proc import DemagicError, Progress, UsageError, run
 from demagic.tree import BUILD, GIT_ENV, REPO_ROOT, Tree, pristine, series_patches, worktree
-from verify import checkpatch, layout, leftovers, reference
+from verify import basecache, checkpatch, layout, leftovers, reference
 from verify.arches import ARCHES, Arch, by_name
 from verify.kbuild import BuildDir, BuildError, ObjectResult, new_warnings, pahole, tools_missing
 from verify.matrix import Cell, Matrix, Row, failed, not_applicable, passed
@@ -21,7 +21,8 @@ from verify.plan import ObjectPlan, plan, union
 FAST_NOTE = ("--fast: no build after each patch: bisect is n.a., builds and layout compare "
              "the pristine tree with the whole series applied")
 FULL_NOTE = ("full: every patch's objects are built W=1 before the series and right after "
-             "the patch; after each patch the objects of the earlier patches are rebuilt")
+             "the patch; after each patch the objects of the earlier patches are rebuilt; "
+             "the results before the series are kept by content (verify/basecache.py)")
 CHECK_NOTES = [
     "nothing-left: removed #define and static names, struct members (through variables of "
     "that struct), documentation table rows and deleted documents must have no reference "
@@ -223,11 +224,30 @@ def prepare(walk: Walk, opts: Options, progress: Progress) -> None:
         raise DemagicError("cross compiler missing: " + ", ".join(f"{a} needs {c}" for a, c in missing)
                            + " (make deps)")
     objects = union(walk.plans)
+    structs: Dict[Key, Set[str]] = {}
+    for index, item in enumerate(walk.plans):
+        for key in item.all():
+            structs.setdefault(key, set()).update(structs_of(walk.removed[index]))
+    caches = {a: basecache.load(walk.dirs[a], walk.tree.base) for a in objects}
+    fresh = {a: objs for a, objs in objects.items() if not basecache.usable(
+        caches[a], objs, {o: structs.get((a, o), set()) for o in objs})}
     progress.step("building before the series: " + ", ".join(
-        f"{a} {len(o)}" for a, o in sorted(objects.items())))
-    walk.base = build(walk, objects)
+        f"{a} {len(o)}" + ("" if a in fresh else " (cached)") for a, o in sorted(objects.items())))
+    walk.base = build(walk, fresh)
     for index in range(len(walk.patches)):
         capture(walk, index, "base", walk.base)
+    for arch_name, objs in objects.items():
+        if arch_name in fresh:
+            basecache.save(walk.dirs[arch_name], walk.tree.base,
+                           {o: walk.base[(arch_name, o)] for o in objs},
+                           {o: {s: walk.shapes.get(("base", arch_name, o, s))
+                                for s in structs.get((arch_name, o), set())} for o in objs})
+            continue
+        for obj in objs:
+            entry = caches[arch_name][obj]
+            walk.base[(arch_name, obj)] = basecache.result(entry, obj)
+            for struct, text in entry["pahole"].items():
+                walk.shapes[("base", arch_name, obj, struct)] = text
 
 
 def walk_series(walk: Walk, opts: Options, progress: Progress) -> None:
