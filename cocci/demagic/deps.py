@@ -28,6 +28,9 @@ PACKAGES: Dict[str, List[str]] = {
     "bench": BASE + ["linux-source-6.1"],
 }
 PACKAGES["test"] = sorted(set(sum(PACKAGES.values(), [])))
+# Foreign dpkg architectures whose packages a target downloads (the i386
+# guest's busybox-static:i386, unpacked, never installed on the host).
+FOREIGN: Dict[str, List[str]] = {"boot-test": ["i386"], "test": ["i386"]}
 
 
 def missing(packages: Sequence[str]) -> List[str]:
@@ -58,10 +61,32 @@ def install(packages: Sequence[str]) -> None:
         run(argv, env=env)
 
 
+def foreign_missing(archs: Sequence[str]) -> List[str]:
+    """The architectures of the list that dpkg does not know yet."""
+    res = run(["dpkg", "--print-foreign-architectures"], check=False)
+    have = set(res.stdout.split()) | {run(["dpkg", "--print-architecture"]).stdout.strip()}
+    return [a for a in archs if a not in have]
+
+
+def add_foreign(target: str) -> None:
+    """dpkg --add-architecture (then apt-get update) for what target downloads."""
+    need = foreign_missing(FOREIGN.get(target, []))
+    if not need:
+        return
+    cmd = "; ".join(f"dpkg --add-architecture {a}" for a in need) + "; apt-get update"
+    if os.geteuid() != 0:
+        raise DemagicError(f"{target} needs packages of {', '.join(need)}; run as root: {cmd}")
+    print(f"  adding dpkg architecture for {target}: {' '.join(need)}", file=sys.stderr, flush=True)
+    for arch in need:
+        run(["dpkg", "--add-architecture", arch])
+    run(["apt-get", "update", "-q"], env={"DEBIAN_FRONTEND": "noninteractive"})
+
+
 def ensure(target: str) -> None:
     """Make sure the packages of target are there, or say how to get them."""
     if target not in PACKAGES:
         raise DemagicError(f"deps: unknown target '{target}'")
+    add_foreign(target)
     need = missing(PACKAGES[target])
     if not need:
         return
