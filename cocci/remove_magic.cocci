@@ -56,13 +56,25 @@ expression E, A;
 - A || \(E->member\|E.member\) != magic
 + A
 |
+- A || (\(E->member\|E.member\) != magic)
++ A
+|
 - \(E->member\|E.member\) != magic || A
++ A
+|
+- (\(E->member\|E.member\) != magic) || A
 + A
 |
 - A && \(E->member\|E.member\) == magic
 + A
 |
+- A && (\(E->member\|E.member\) == magic)
++ A
+|
 - \(E->member\|E.member\) == magic && A
++ A
+|
+- (\(E->member\|E.member\) == magic) && A
 + A
 )
 
@@ -73,6 +85,10 @@ statement S, S2;
 @@
 (
 - if (\(E->member\|E.member\) != magic) S
+|
+- if (WARN_ON(\(E->member\|E.member\) != magic)) S
+|
+- if (WARN_ON_ONCE(\(E->member\|E.member\) != magic)) S
 |
 - if (E->member == magic) {
   ...

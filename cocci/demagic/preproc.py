@@ -13,6 +13,7 @@ import re
 from typing import Iterable, List, Optional, Set, Tuple
 
 DEFINE = re.compile(r"^\s*#\s*define\s+(\w+)")
+COMMENT = re.compile(r"/\*.*?\*/|//[^\n]*", re.S)
 COND_OPEN = re.compile(r"^\s*#\s*(if|ifdef|ifndef)\b")
 COND_MID = re.compile(r"^\s*#\s*(else|elif)\b")
 COND_END = re.compile(r"^\s*#\s*endif\b")
@@ -30,9 +31,9 @@ def _logical_end(lines: List[str], i: int) -> int:
 
 
 def uses(text: str, name: str) -> int:
-    """Occurrences of name as a word outside its own #define lines."""
+    """Occurrences of name as a word in code, outside its own #define lines."""
     count = 0
-    for line in text.splitlines():
+    for line in COMMENT.sub(" ", text).splitlines():
         m = DEFINE.match(line)
         if m and m.group(1) == name:
             continue
