@@ -35,6 +35,7 @@ USERSPACE_RX = re.compile(r"(?:^|/)tools/|^scripts/|^usr/")
 BUFFER_RX = re.compile(r"\bskb_(?:put|push|pull)\w*\s*\(|->(?:data|cb|b_data)\b|\bbuf\w*|\bblock\b"
                        r"|_buffer\b|\bpage_address\s*\(|\bkmap\w*\s*\(|\bmsg_buf")
 USER_COPY = (r"_*copy_(?:to|from)_user\w*", r"_*(?:get|put)_user\w*", r"memcpy_(?:to|from)io",
+             r"\w*(?:queue|post|submit)\w*_(?:msg|message)\w*",
              r"send\w*", r"recv\w*", r"kernel_(?:read|write)\w*", r"\w*write_file\w*")
 CONVERT_RX = r"\b(?:cpu_to_(?:le|be)\d+|(?:le|be)\d+_to_cpu\w*|hton[sl]|ntoh[sl])\s*\(\s*%s\s*\)"
 
@@ -50,6 +51,9 @@ def grep_tree(root: Path, options: Sequence[str], globs: Sequence[str],
         argv = ["git", "-C", str(root), "grep", "-I", *options, "--", *specs]
     else:
         incl = [f"--include={g.rsplit('/', 1)[-1]}" for g in globs]
+        dirs = [d for d in dirs if (root / d).exists()]
+        if not dirs:
+            return ""
         argv = ["grep", "-rI", *incl, *options, *dirs]
     res = run(argv, cwd=root, check=False)
     if res.returncode > 1:
@@ -409,19 +413,66 @@ def pointer_sources(texts: Texts, bases: Sequence[Tuple[Site, str, str]]) -> Dic
     return out
 
 
-def user_copies(texts: Texts, bases: Sequence[Tuple[Site, str, str]]) -> List[Site]:
+def copied_names(expr: str, line: str, field: str) -> List[str]:
+    """What, passed whole to a copy, carries the struct that expr.field lives in:
+    expr itself and, when the struct is a member embedded in an outer object
+    (expr.field with expr = outer->member), that outer object too."""
+    expr = re.sub(r"\s*(->|\.)\s*", r"\1", (expr or "").strip())
+    if not re.fullmatch(r"\w+(?:(?:->|\.)\w+)*", expr):
+        return []
+    names = [expr]
+    outer = re.match(r"(.*\w)(?:->|\.)\w+$", expr)
+    if outer and field and re.search(rf"{chain_rx(expr)}\s*\.\s*{re.escape(field)}\b", line):
+        names.append(outer.group(1))
+    return names
+
+
+def chain_rx(chain: str) -> str:
+    """A regex for a member chain (a->b.c) written with any spacing."""
+    return r"\s*".join(re.escape(p) for p in re.split(r"(->|\.)", chain))
+
+
+def user_copies(texts: Texts, bases: Sequence[Tuple[Site, str, str]], field: str = "") -> List[Site]:
     """Calls in a set or check function that copy the struct to or from user space or I/O."""
     out = []
     for site, expr, _typ in bases:
-        if not re.fullmatch(r"\w+", expr or ""):
-            continue
         lines = texts.lines(site.file)
+        here = lines[site.line - 1] if 0 < site.line <= len(lines) else ""
+        names = copied_names(expr, here, field)
+        if not names:
+            continue
         start = site.line - len(_function_text(texts, site))
-        rx = re.compile(rf"\b(?:{'|'.join(USER_COPY)})\s*\((?:[^;]*,)?\s*(?:\([^()]*\)\s*)?&?\s*{expr}\s*[,)]")
+        alts = "|".join(chain_rx(n) for n in names)
+        rx = re.compile(rf"\b(?:{'|'.join(USER_COPY)})\s*\((?:[^;]*,)?\s*(?:\([^()]*\)\s*)?&?\s*"
+                        rf"(?:{alts})\s*(?:\+[^,;()]*)?[,)]")
         end = min(len(lines), site.line + 80)
         for i in range(max(0, start), end):
             if rx.search(lines[i]):
                 out.append(Site(site.file, i + 1, site.function, "user-copy"))
+    return sorted({(s.file, s.line): s for s in out}.values(), key=lambda s: (s.file, s.line))
+
+
+def sized_records(texts: Texts, bases: Sequence[Tuple[Site, str, str]], tag: str) -> List[Site]:
+    """Where a set or check function measures the struct against a length, or
+    stores its size into it: a record laid out in a buffer, not an object."""
+    out = []
+    for site, expr, _typ in bases:
+        what = [rf"struct\s+{re.escape(tag)}\b"] if tag else []
+        if re.fullmatch(r"\w+", expr or ""):
+            what.append(rf"\*\s*{expr}\b")
+        if not what:
+            continue
+        size = rf"sizeof\s*\(\s*(?:{'|'.join(what)})\s*\)"
+        member = rf"\b{expr}\s*->\s*\w+\s*=\s*{size}" if re.fullmatch(r"\w+", expr or "") else "(?!)"
+        # a length too short for the struct is an error (a clamp is an allocation size)
+        short = re.compile(rf"(?:[<>]=?\s*{size}|{size}\s*[<>])[^;]*\)\s*(?:return|goto)\b")
+        stored = re.compile(member)
+        lines = texts.lines(site.file)
+        start = site.line - len(_function_text(texts, site))
+        end = min(len(lines), site.line + 40)
+        for i in range(max(0, start), end):
+            if stored.search(lines[i]) or short.search(" ".join(lines[i:i + 2])):
+                out.append(Site(site.file, i + 1, site.function, "sized"))
     return sorted(set(out), key=lambda s: (s.file, s.line))
 
 
@@ -507,8 +558,7 @@ def never_defined(root: Path, symbols: Iterable[str], dirs: Sequence[str]) -> Se
                    and not s.startswith(("CONFIG_", "__"))})
     if not syms:
         return set()
-    pats = ["(", *[a for s in syms for a in ("-e", s)], ")", "--and", "(", "-e", "define",
-            "-e", "-D", ")"]
+    pats = [a for s in syms for a in ("-e", s)]
     where = sorted({d for d in dirs if d} | {"include"})
     out = grep_tree(root, ["-h", "-F", *pats], ["*.[chS]", "*Makefile*", "*Kbuild*"], where)
     rx = re.compile(r"(?:#\s*define\s+|-D)(%s)\b" % "|".join(syms))
@@ -554,9 +604,12 @@ def complete(root: Path, texts: Texts, cands: Sequence[Candidate],
             if re.match(r"(?:arch/[^/]+/)?include/uapi/", path or ""):
                 ev.setdefault("uapi", path)
         ev.update(pointer_sources(texts, b))
-        copies = user_copies(texts, b)
+        copies = user_copies(texts, b, c.field)
         if copies:
             ev["user_copy"] = copies
+        sized = sized_records(texts, b, c.struct)
+        if sized:
+            ev["sized_record"] = sized
         conv = conversions(texts, index.get(c.macro, []), c.macro, c.value)
         if conv:
             ev["byte_order"] = [s for s in conv if s.file] or ["#define " + c.value]
@@ -595,5 +648,5 @@ def complete(root: Path, texts: Texts, cands: Sequence[Candidate],
             if mine:
                 c.evidence["asm_users"] = mine
         c.evidence.pop("members", None)
-        for key in ("user_copy", "asm_users", "bitwise", "userspace_users"):
+        for key in ("user_copy", "sized_record", "asm_users", "bitwise", "userspace_users"):
             c.other_uses += c.evidence.get(key, [])

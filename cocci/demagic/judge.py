@@ -65,6 +65,9 @@ def _keep_reason(c: Candidate) -> Optional[str]:
     if ev.get("user_copy"):
         return (f"{c.struct} is copied to or from user space or I/O at "
                 f"{_sites(ev['user_copy'])}: a protocol or device format")
+    if ev.get("sized_record"):
+        return (f"{c.struct} is measured against a length or records its own size at "
+                f"{_sites(ev['sized_record'])}: a record laid out in a buffer, a stored format")
     if ev.get("value_sets"):
         return (f"{_struct(c)} also holds other values ({_sites(ev['value_sets'])}): "
                 f"{c.macro} is a sentinel value, not a type tag")
@@ -135,7 +138,7 @@ def from_json(record: Dict[str, Any]) -> Candidate:
 
     ev = dict(record.get("evidence", {}))
     for key in ("flag_sets", "asm_users", "user_copy", "bitwise", "userspace_users", "value_sets",
-                "byte_order"):
+                "byte_order", "sized_record"):
         if key in ev:
             ev[key] = [site(s) if isinstance(s, str) else Site(**s) for s in ev[key]]
     return Candidate(

@@ -156,6 +156,47 @@ class TreeTest(unittest.TestCase):
         self.assertEqual(facts.guards_at(lines, 21), ["FOO_PARANOIA"])
         self.assertEqual(facts.guards_at(lines, 25), [])
 
+    def test_record_measured_against_a_length(self) -> None:
+        text = ("int save(void *addr, unsigned int max)\n{\n\tstruct rec *r = addr;\n\n"
+                "\tif (max < sizeof(struct rec))\n\t\treturn -EOVERFLOW;\n\tr->magic = REC_MAGIC;\n"
+                "\treturn 0;\n}\n"
+                "int grow(unsigned int size)\n{\n\tstruct rec *r;\n\n"
+                "\tif (size < sizeof(struct rec))\n\t\tsize = sizeof(struct rec);\n"
+                "\tr = alloc(size);\n\tr->magic = REC_MAGIC;\n\treturn 0;\n}\n")
+        (self.root / "drivers/foo/rec.c").write_text(text)
+        texts = facts.Texts(self.root)
+        sized = facts.sized_records(texts, [(Site("drivers/foo/rec.c", 7, "save", "assign"), "r", "")],
+                                    "rec")
+        self.assertEqual([s.line for s in sized], [5])
+        clamp = facts.sized_records(texts, [(Site("drivers/foo/rec.c", 17, "grow", "assign"), "r", "")],
+                                    "rec")
+        self.assertEqual(clamp, [])
+
+    def test_copy_of_the_object_that_embeds_the_struct(self) -> None:
+        text = ("int send(struct msg *m)\n{\n\tm->h.magic = MSG_MAGIC;\n"
+                "\treturn queue_kernel_message(svc, m, sizeof(*m));\n}\n"
+                "int load(struct file *f, char __user *buf)\n{\n\tf->data.magic = F_MAGIC;\n"
+                "\treturn copy_to_user(buf, (void *)&f->data + 4, 8);\n}\n"
+                "int keep(struct port *p)\n{\n\tp->cfg->magic = P_MAGIC;\n"
+                "\treturn send_it(p);\n}\n")
+        (self.root / "drivers/foo/msg.c").write_text(text)
+        texts = facts.Texts(self.root)
+        msg = facts.user_copies(texts, [(Site("drivers/foo/msg.c", 3, "send", "assign"), "m -> h", "")],
+                                "magic")
+        self.assertEqual([s.line for s in msg], [4])
+        data = facts.user_copies(texts, [(Site("drivers/foo/msg.c", 8, "load", "assign"),
+                                          "f -> data", "")], "magic")
+        self.assertEqual([s.line for s in data], [9])
+        # p->cfg is a pointer: sending p does not send the struct it points to
+        ptr = facts.user_copies(texts, [(Site("drivers/foo/msg.c", 13, "keep", "assign"),
+                                         "p -> cfg", "")], "magic")
+        self.assertEqual(ptr, [])
+
+    def test_never_defined_in_a_plain_tree(self) -> None:
+        (self.root / "drivers/foo/on.c").write_text("#define FOO_DEBUG 1\n")
+        self.assertEqual(facts.never_defined(self.root, ["FOO_PARANOIA", "FOO_DEBUG"], ["drivers"]),
+                         {"FOO_PARANOIA"})
+
     def test_packed_struct_is_seen(self) -> None:
         c = Candidate("BAR_MAGIC", "", None, "", "magic", "")
         facts.place_struct(self.root, self.texts, c, [(Site("drivers/foo/foo.c", 26, "d", "macro"),
