@@ -28,6 +28,10 @@ def group_name(macros: Sequence[str]) -> str:
     return head + "{" + ",".join(m[len(head):] for m in macros) + "}"
 
 
+GENERIC_DIRS = {"arch", "drivers", "include", "linux", "asm", "uapi", "kernel", "hw", "core",
+                "common", "src", "lib"}
+
+
 def prefix_for(tree: Path, files: Sequence[str], has_history: bool) -> str:
     """The subsystem's own subject prefix for the most changed file."""
     code = [f for f in files if not f.startswith("Documentation/")] or list(files)
@@ -45,7 +49,11 @@ def prefix_for(tree: Path, files: Sequence[str], has_history: bool) -> str:
         path, _, value = line.partition("\t")
         if any(f.startswith(path) for f in code[:1]) and len(path) > len(best):
             best, prefix = path, value.strip()
-    return prefix or code[0].split("/")[-1].split(".")[0]
+    if prefix:
+        return prefix
+    # No entry: the nearest directory that names something (drivers/fsi -> fsi).
+    dirs = [d for d in code[0].split("/")[:-1] if d not in GENERIC_DIRS]
+    return dirs[-1] if dirs else code[0].split("/")[-1].split(".")[0]
 
 
 def _fns(sites: Sequence[Site]) -> str:

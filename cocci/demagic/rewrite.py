@@ -24,6 +24,11 @@ class SpatchError(DemagicError):
     """spatch failed on a file, timed out, or left a use it should have rewritten."""
 
 
+class ResidueError(SpatchError):
+    """spatch ran, but a use of the magic is left: a shape the rules do not handle
+    (or code spatch could not parse)."""
+
+
 @dataclass(frozen=True)
 class Target:
     """What to retire: one magic, or a group sharing a field."""
@@ -232,6 +237,6 @@ def apply(tree: Path, target: Target, jobs: int, subdir: Optional[str] = None,
     result.offsets = plan.changes
     left = residue(tree, originals, dead)
     if left:
-        raise SpatchError(f"{' '.join(target.macros)} still used at {', '.join(left[:5])}: "
+        raise ResidueError(f"{' '.join(target.macros)} still used at {', '.join(left[:5])}: "
                           "spatch could not rewrite it (parse failure or unhandled shape)")
     return result

@@ -103,8 +103,13 @@ def _subject(prefix: str, entry: Entry, flag: str) -> str:
 
 
 def write_commits(tree: trees.Tree, work: Path, cands: List[Candidate], who: Tuple[str, str],
-                  jobs: int, subdir: Optional[str], progress: Progress) -> Summary:
-    """One commit per magic (or group), and the registry's removal last."""
+                  jobs: int, subdir: Optional[str], progress: Progress,
+                  discovered: bool = False) -> Summary:
+    """One commit per magic (or group), and the registry's removal last.
+
+    A candidate the scan discovered (no registry, no TARGETS) whose uses the
+    rules cannot all rewrite is skipped and named as needing a manual fix; a
+    registry entry or a named target in that state fails the run."""
     summary = Summary()
     has_registry = bool(registry.files(work))
     pool = rewrite.grep_files(work, [c.macro for c in cands if c.verdict is not Verdict.KEEP]
@@ -121,7 +126,14 @@ def write_commits(tree: trees.Tree, work: Path, cands: List[Candidate], who: Tup
         else:
             target = _target(macros, group_cands)
             progress.step(f"{name}: {entry.verdict.value}")
-            result = rewrite.apply(work, target, jobs, subdir, pool)
+            try:
+                result = rewrite.apply(work, target, jobs, subdir, pool)
+            except rewrite.ResidueError as exc:
+                if not discovered:
+                    raise
+                run(["git", "-C", str(work), "checkout", "-q", "--", "."])
+                summary.skipped.append(f"{name}: needs a manual fix: {exc}")
+                continue
             if result.manual:
                 run(["git", "-C", str(work), "checkout", "-q", "--", "."])
                 summary.skipped.append(f"{name}: needs a manual fix: {'; '.join(result.manual)}")
@@ -174,6 +186,10 @@ def cover_blurb(tree: trees.Tree, summary: Summary) -> str:
         verdict = "registry" if e.note == "registry" else e.verdict.value
         rows.append(f"{name:<28} {verdict:<8} {e.files:>5} {e.removed:>13}")
     paras.append("\n".join(rows))
+    manual = [line for line in summary.skipped if "needs a manual fix" in line]
+    if manual:
+        paras.append("Not in this series, for a manual fix:\n" +
+                     "\n".join(f"  {line}" for line in manual))
     return "\n\n".join(paras)
 
 
@@ -213,7 +229,8 @@ def build(kdir: Optional[Path], out: Optional[Path], targets: Sequence[str],
     elif rows and not targets:
         order = {m: i for i, m in enumerate(rows)}
         cands = sorted(cands + _gone(rows, cands), key=lambda c: order[c.macro])
-    summary = write_commits(tree, work, cands, signer, jobs, subdir, progress)
+    summary = write_commits(tree, work, cands, signer, jobs, subdir, progress,
+                            discovered=macros is None)
     dest = (out or REPO / "generated-patches" / tree.name).resolve()
     tmp = dest.with_name(f".{dest.name}.new")
     shutil.rmtree(tmp, ignore_errors=True)

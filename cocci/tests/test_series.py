@@ -1,14 +1,17 @@
 # SPDX-License-Identifier: GPL-2.0
-"""Unit tests of the series writer's pure parts: no spatch, no kernel tree."""
+"""Unit tests of the series writer: its pure parts, then a tiny git tree."""
 
 from __future__ import annotations
 
+import shutil
 import tempfile
 import unittest
 from pathlib import Path
 
-from demagic import layout, message, preproc, registry, series
+from demagic import layout, message, preproc, registry, rewrite, scan, series, tree as trees
 from demagic.model import Candidate, Verdict
+from demagic.proc import Progress, run
+from demagic.tree import GIT_ENV
 from demagic.tidy import realign, tidy
 
 TABLE = """\
@@ -120,3 +123,54 @@ class GroupTest(unittest.TestCase):
 
 if __name__ == "__main__":
     unittest.main()
+
+
+class DiscoveryTest(unittest.TestCase):
+    """On a tree without a registry, a discovered candidate the rules cannot
+    fully rewrite is named for a manual fix; a named target fails the run."""
+
+    FILES = {
+        "Makefile": "VERSION = 6\nPATCHLEVEL = 12\nSUBLEVEL = 0\n",
+        "drivers/foo/foo.c": (
+            "#define FOO_MAGIC 0x4242\n\nstruct foo {\n\tint magic;\n\tint up;\n};\n\n"
+            "int foo_open(struct foo *p)\n{\n\tp->magic = FOO_MAGIC;\n\treturn 0;\n}\n\n"
+            "int foo_xmit(struct foo *p)\n{\n\tif (!p || p->magic != FOO_MAGIC)\n\t\treturn -EINVAL;\n"
+            "\treturn p->up;\n}\n"),
+        "drivers/bar/bar.c": (
+            "#define BAR_MAGIC 0x4343\n\nstruct bar {\n\tint magic;\n\tint up;\n};\n\n"
+            "int bar_open(struct bar *p)\n{\n\tp->magic = BAR_MAGIC;\n\treturn 0;\n}\n\n"
+            "int bar_kind(struct bar *p)\n{\n\tif (p->magic != BAR_MAGIC)\n\t\treturn -EINVAL;\n"
+            "\treturn p->magic == BAR_MAGIC ? 1 : 2;\n}\n"),
+    }
+    WHO = ("A Tester", "tester@example.org")
+
+    def setUp(self) -> None:
+        self.root = Path(tempfile.mkdtemp())
+        for rel, text in self.FILES.items():
+            (self.root / rel).parent.mkdir(parents=True, exist_ok=True)
+            (self.root / rel).write_text(text)
+        run(["git", "init", "-q", str(self.root)])
+        run(["git", "-C", str(self.root), "add", "-A"])
+        run(["git", "-C", str(self.root), "commit", "-q", "-m", "base"], env=GIT_ENV)
+        self.tree = trees.Tree("t", self.root, "HEAD", "6.12.0", False)
+
+    def tearDown(self) -> None:
+        shutil.rmtree(self.root)
+
+    def cands(self) -> list:
+        return [c for c in scan.collect(self.root, jobs=1) if c.verdict is not Verdict.KEEP]
+
+    def test_discovered_candidate_is_skipped_and_named(self) -> None:
+        summary = series.write_commits(self.tree, self.root, self.cands(), self.WHO, 1, None,
+                                       Progress(quiet=True), discovered=True)
+        self.assertEqual([e.subject for e in summary.entries], ["foo: remove FOO_MAGIC"])
+        self.assertEqual(len(summary.skipped), 1)
+        self.assertRegex(summary.skipped[0], r"^BAR_MAGIC: needs a manual fix: .*bar\.c:18")
+        self.assertIn("Not in this series, for a manual fix:", series.cover_blurb(self.tree, summary))
+        status = run(["git", "-C", str(self.root), "status", "--porcelain"]).stdout
+        self.assertEqual(status, "")
+
+    def test_named_target_fails(self) -> None:
+        with self.assertRaisesRegex(rewrite.ResidueError, "BAR_MAGIC still used at drivers/bar/bar.c:18"):
+            series.write_commits(self.tree, self.root, self.cands(), self.WHO, 1, None,
+                                 Progress(quiet=True), discovered=False)
