@@ -123,7 +123,7 @@ bench:
 	$(Q)$(PY) -m demagic bench --jobs $(J)
 	$(Q)$(PY) -m demagic scan --bench --jobs $(J)
 	$(Q)$(PY) -m verify bench --series $(SERIES) --jobs $(J)
-	$(Q)$(PY) -m qemu bench --series $(SERIES) --jobs $(J)
+	$(Q)$(PY) -m qemu bench --cold --series $(SERIES) --jobs $(J)
 
 deps:
 	$(Q)$(PY) -m demagic deps test
