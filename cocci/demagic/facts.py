@@ -449,7 +449,12 @@ def user_copies(texts: Texts, bases: Sequence[Tuple[Site, str, str]], field: str
         for i in range(max(0, start), end):
             if rx.search(lines[i]):
                 out.append(Site(site.file, i + 1, site.function, "user-copy"))
-    return sorted({(s.file, s.line): s for s in out}.values(), key=lambda s: (s.file, s.line))
+    return _one_per_line(out)
+
+
+def _one_per_line(sites: Iterable[Site]) -> List[Site]:
+    """Sites sorted, one per file:line (windows of a set and a check overlap)."""
+    return sorted({(s.file, s.line): s for s in sites}.values(), key=lambda s: (s.file, s.line))
 
 
 def sized_records(texts: Texts, bases: Sequence[Tuple[Site, str, str]], tag: str) -> List[Site]:
@@ -457,23 +462,23 @@ def sized_records(texts: Texts, bases: Sequence[Tuple[Site, str, str]], tag: str
     stores its size into it: a record laid out in a buffer, not an object."""
     out = []
     for site, expr, _typ in bases:
+        simple = bool(re.fullmatch(r"\w+", expr or ""))
         what = [rf"struct\s+{re.escape(tag)}\b"] if tag else []
-        if re.fullmatch(r"\w+", expr or ""):
+        if simple:
             what.append(rf"\*\s*{expr}\b")
         if not what:
             continue
         size = rf"sizeof\s*\(\s*(?:{'|'.join(what)})\s*\)"
-        member = rf"\b{expr}\s*->\s*\w+\s*=\s*{size}" if re.fullmatch(r"\w+", expr or "") else "(?!)"
         # a length too short for the struct is an error (a clamp is an allocation size)
         short = re.compile(rf"(?:[<>]=?\s*{size}|{size}\s*[<>])[^;]*\)\s*(?:return|goto)\b")
-        stored = re.compile(member)
+        stored = re.compile(rf"\b{expr}\s*->\s*\w+\s*=\s*{size}") if simple else None
         lines = texts.lines(site.file)
         start = site.line - len(_function_text(texts, site))
         end = min(len(lines), site.line + 40)
         for i in range(max(0, start), end):
-            if stored.search(lines[i]) or short.search(" ".join(lines[i:i + 2])):
+            if (stored and stored.search(lines[i])) or short.search(" ".join(lines[i:i + 2])):
                 out.append(Site(site.file, i + 1, site.function, "sized"))
-    return sorted(set(out), key=lambda s: (s.file, s.line))
+    return _one_per_line(out)
 
 
 def _matching_lines(texts: Texts, files: Iterable[str], rx: "re.Pattern[str]",

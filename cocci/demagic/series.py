@@ -131,12 +131,10 @@ def write_commits(tree: trees.Tree, work: Path, cands: List[Candidate], who: Tup
             except rewrite.ResidueError as exc:
                 if not discovered:
                     raise
-                run(["git", "-C", str(work), "checkout", "-q", "--", "."])
-                summary.skipped.append(f"{name}: needs a manual fix: {exc}")
+                _skip_manual(work, summary, name, str(exc))
                 continue
             if result.manual:
-                run(["git", "-C", str(work), "checkout", "-q", "--", "."])
-                summary.skipped.append(f"{name}: needs a manual fix: {'; '.join(result.manual)}")
+                _skip_manual(work, summary, name, "; ".join(result.manual))
                 continue
             if not result.files:
                 summary.skipped.append(f"{name}: nothing to rewrite")
@@ -156,6 +154,15 @@ def write_commits(tree: trees.Tree, work: Path, cands: List[Candidate], who: Tup
         summary.entries.append(Entry((), Verdict.KEEP, [], "Documentation: remove magic-number.rst",
                                      files, removed, "registry"))
     return summary
+
+
+MANUAL = "needs a manual fix"
+
+
+def _skip_manual(work: Path, summary: Summary, name: str, why: str) -> None:
+    """Undo the rewrite of name and record why it is left for a human."""
+    run(["git", "-C", str(work), "checkout", "-q", "--", "."])
+    summary.skipped.append(f"{name}: {MANUAL}: {why}")
 
 
 def _changed(work: Path, rel: str) -> int:
@@ -186,7 +193,7 @@ def cover_blurb(tree: trees.Tree, summary: Summary) -> str:
         verdict = "registry" if e.note == "registry" else e.verdict.value
         rows.append(f"{name:<28} {verdict:<8} {e.files:>5} {e.removed:>13}")
     paras.append("\n".join(rows))
-    manual = [line for line in summary.skipped if "needs a manual fix" in line]
+    manual = [line for line in summary.skipped if f": {MANUAL}: " in line]
     if manual:
         paras.append("Not in this series, for a manual fix:\n" +
                      "\n".join(f"  {line}" for line in manual))

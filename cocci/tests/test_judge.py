@@ -108,6 +108,11 @@ class TreeTest(unittest.TestCase):
     def tearDown(self) -> None:
         shutil.rmtree(self.root)
 
+    def texts_with(self, rel: str, text: str) -> facts.Texts:
+        """The tree's texts after adding rel."""
+        (self.root / rel).write_text(text)
+        return facts.Texts(self.root)
+
     def test_setter_macros(self) -> None:
         self.assertEqual(facts.setter_macros(self.texts, ["drivers/foo/foo.c"]),
                          {"SET_MAGIC": ("magic", "="), "BAD_MAGIC": ("magic", "!=")})
@@ -163,8 +168,7 @@ class TreeTest(unittest.TestCase):
                 "int grow(unsigned int size)\n{\n\tstruct rec *r;\n\n"
                 "\tif (size < sizeof(struct rec))\n\t\tsize = sizeof(struct rec);\n"
                 "\tr = alloc(size);\n\tr->magic = REC_MAGIC;\n\treturn 0;\n}\n")
-        (self.root / "drivers/foo/rec.c").write_text(text)
-        texts = facts.Texts(self.root)
+        texts = self.texts_with("drivers/foo/rec.c", text)
         sized = facts.sized_records(texts, [(Site("drivers/foo/rec.c", 7, "save", "assign"), "r", "")],
                                     "rec")
         self.assertEqual([s.line for s in sized], [5])
@@ -179,8 +183,7 @@ class TreeTest(unittest.TestCase):
                 "\treturn copy_to_user(buf, (void *)&f->data + 4, 8);\n}\n"
                 "int keep(struct port *p)\n{\n\tp->cfg->magic = P_MAGIC;\n"
                 "\treturn send_it(p);\n}\n")
-        (self.root / "drivers/foo/msg.c").write_text(text)
-        texts = facts.Texts(self.root)
+        texts = self.texts_with("drivers/foo/msg.c", text)
         msg = facts.user_copies(texts, [(Site("drivers/foo/msg.c", 3, "send", "assign"), "m -> h", "")],
                                 "magic")
         self.assertEqual([s.line for s in msg], [4])
