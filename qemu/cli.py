@@ -4,6 +4,7 @@
 from __future__ import annotations
 
 import argparse
+import os
 import shutil
 import statistics
 import sys
@@ -19,6 +20,7 @@ from qemu.archs import ARCHS, Arch
 
 REPO = dtree.REPO_ROOT
 STATES = ("before", "after")
+BOOT_WORKTREE = "boot"
 
 
 @dataclass
@@ -43,17 +45,36 @@ def default_series(tr: dtree.Tree) -> Path:
     return REPO / "generated-patches" / tr.name
 
 
-def build_and_boot(tr: dtree.Tree, src: Path, out_name: str, label: str, jobs: int,
-                   progress: Progress) -> List[Outcome]:
-    """Every arch's kernel built from src into <arch>-<out_name>, then booted once."""
-    outcomes = []
+def build_kernels(tr: dtree.Tree, series: Optional[Path], label: str, jobs: int,
+                  progress: Progress) -> List[kernel.Build]:
+    """Every arch's kernel for the tree with series applied (None: pristine), kept as <arch>-<label>.
+
+    A kept kernel made from the same inputs is reused; the others are built
+    incrementally in the arch's one O= directory, from whatever state it holds.
+    """
+    builds = {}
     for arch in ARCHS:
-        out = work_root(tr) / f"{arch.name}-{out_name}"
-        progress.step(f"{label}: building {arch.name} kernel in {out}")
-        built = kernel.build(src, out, arch, jobs)
-        initrd = initramfs.build(built, src, dtree.BUILD / "qemu")
-        outcomes.append(boot_once(built, initrd, label, progress))
-    return outcomes
+        dest = work_root(tr) / f"{arch.name}-{label}"
+        hit = kernel.cached(arch, dest, kernel.inputs_key(tr.base, series, arch))
+        if hit:
+            progress.step(f"{label}: {arch.name} kernel unchanged, kept in {dest}")
+            builds[arch.name] = hit
+    if len(builds) < len(ARCHS):
+        src = trees.sync(tr, BOOT_WORKTREE, series, work_root(tr))
+        for arch in ARCHS:
+            if arch.name not in builds:
+                out = work_root(tr) / arch.name
+                progress.step(f"{label}: building {arch.name} kernel in {out}")
+                builds[arch.name] = kernel.build(src, out, arch, jobs,
+                                                 work_root(tr) / f"{arch.name}-{label}",
+                                                 kernel.inputs_key(tr.base, series, arch))
+    return [builds[arch.name] for arch in ARCHS]
+
+
+def boot_all(tr: dtree.Tree, builds: Sequence[kernel.Build], label: str,
+             progress: Progress) -> List[Outcome]:
+    return [boot_once(b, initramfs.build(b, tr.repo, dtree.BUILD / "qemu"), label, progress)
+            for b in builds]
 
 
 def boot_once(built: kernel.Build, initrd: Path, label: str, progress: Progress,
@@ -95,7 +116,8 @@ def result_lines(outcomes: Sequence[Outcome]) -> List[str]:
 
 
 def report(outcomes: Sequence[Outcome], rows: Sequence[coverage.Row], series: Path) -> str:
-    out = ["# demagic boot test", "", f"Series: `{series}`", "",
+    shown = series.relative_to(REPO) if series.is_relative_to(REPO) else series
+    out = ["# demagic boot test", "", f"Series: `{shown}`", "",
            "| state | arch | test | result | boot s |", "|---|---|---|---|---|"]
     for o in outcomes:
         for r in o.results:
@@ -128,10 +150,10 @@ def cmd_run(args: argparse.Namespace) -> int:
     progress = Progress()
     tr, series, patches = resolve(args)
     outcomes: List[Outcome] = []
+    kernels = {state: build_kernels(tr, series if state == "after" else None, state,
+                                    args.jobs, progress) for state in STATES}
     for state in STATES:
-        src = trees.sync(tr, f"boot-{state}", series if state == "after" else None,
-                         work_root(tr))
-        outcomes += build_and_boot(tr, src, state, state, args.jobs, progress)
+        outcomes += boot_all(tr, kernels[state], state, progress)
     rows = coverage.table(patches)
     print("\n".join(result_lines(outcomes)))
     print("coverage:")
@@ -150,9 +172,9 @@ def cmd_mutant(args: argparse.Namespace) -> int:
     for name in mutant.MUTANTS:
         mut = mutant.make(patches, name, work_root(tr) / f"mutant-{name}")
         progress.step(f"mutant {name}: {len(mut.mutated)} patch(es) mutated")
-        # From pristine, the before builds are the incremental base: only the mutated files rebuild.
-        src = trees.sync(tr, "boot-before", mut.series, work_root(tr))
-        outcomes = build_and_boot(tr, src, "before", f"mutant-{name}", args.jobs, progress)
+        label = f"mutant-{name}"
+        outcomes = boot_all(tr, build_kernels(tr, mut.series, label, args.jobs, progress),
+                            label, progress)
         failing = [f"{o.arch.name}:{r.name}" for o in outcomes for r in o.results
                    if r.status not in (ktap.Status.PASS, ktap.Status.SKIP)]
         failing += [f"{o.arch.name}:crash" for o in outcomes if o.crashes]
@@ -162,7 +184,6 @@ def cmd_mutant(args: argparse.Namespace) -> int:
         else:
             print(f"mutant {name}: SURVIVED, no test failed")
             survivors.append(name)
-    trees.sync(tr, "boot-before", None, work_root(tr))
     return 1 if survivors else 0
 
 
@@ -173,17 +194,22 @@ def cmd_bench(args: argparse.Namespace) -> int:
     figures: Dict[str, float] = {}
     if args.cold:
         for arch in ARCHS:
-            for state in STATES:
-                for stale in work_root(tr).glob(f"{arch.name}-{state}*"):
+            for stale in [work_root(tr) / arch.name, *work_root(tr).glob(f"{arch.name}-*")]:
+                if stale.exists():
                     _remove(stale)
         figures["cold run (build + boot, all kernels, both states)"] = _timed(cmd_run, run_args)
     if not args.boots_only:
         figures["warm re-run (nothing changed)"] = _timed(cmd_run, run_args)
+        _forget_after(tr, series, headers=False)
+        figures["re-run after a rule change to the drivers' .c files"] = _timed(cmd_run, run_args)
+        _forget_after(tr, series, headers=True)
+        figures["re-run after a change to every file of the series (headers too)"] = \
+            _timed(cmd_run, run_args)
     progress = Progress(quiet=True)
     for arch in ARCHS:
         for state in STATES:
             out = work_root(tr) / f"{arch.name}-{state}"
-            built = kernel.Build(arch, out, out / arch.image, out.parent / f"{out.name}-modroot", "")
+            built = kernel.snapshot(arch, out)
             initrd = out.parent / f"{out.name}-initramfs.cpio"
             if not (built.image.exists() and initrd.exists()):
                 raise DemagicError(f"bench: no {arch.name} {state} build in {out}")
@@ -193,6 +219,26 @@ def cmd_bench(args: argparse.Namespace) -> int:
     for what, secs in figures.items():
         print(f"  {secs:8.1f} s  {what}")
     return 0
+
+
+def _forget_after(tr: dtree.Tree, series: Path, headers: bool) -> None:
+    """What a rule change costs: no kept after kernels, the series' files newer than their objects.
+
+    headers=False: only the .c files the series touches are newer (a change to
+    how drivers are rewritten); True: every file, include/linux/*.h too, which
+    recompiles most of each kernel.
+    """
+    for arch in ARCHS:
+        stale = work_root(tr) / f"{arch.name}-after"
+        if stale.exists():
+            _remove(stale)
+    if headers:
+        trees.sync(tr, BOOT_WORKTREE, None, work_root(tr))
+        return
+    wt = trees.sync(tr, BOOT_WORKTREE, series, work_root(tr))
+    for rel in sorted(trees.series_files(series)):
+        if rel.endswith(".c") and (wt / rel).is_file():
+            os.utime(wt / rel)
 
 
 def _timed(fn: Callable[[argparse.Namespace], int], args: argparse.Namespace) -> float:

@@ -1,5 +1,5 @@
 # SPDX-License-Identifier: GPL-2.0
-"""Kernel builds with O=: tinyconfig plus fragments, checked; image, modules, test module."""
+"""Kernel builds with O=: tinyconfig plus fragments, checked; image, modules, test module, kept per state."""
 
 from __future__ import annotations
 
@@ -7,8 +7,9 @@ import hashlib
 import shutil
 from dataclasses import dataclass
 from pathlib import Path
-from typing import List, Sequence
+from typing import List, Optional, Sequence
 
+from demagic import tree as dtree
 from demagic.proc import CommandError, DemagicError, run
 from qemu import kconfig
 from qemu.archs import Arch
@@ -17,6 +18,7 @@ QEMU_DIR = Path(__file__).resolve().parent
 CONFIGS = QEMU_DIR / "configs"
 TEST_MODULES = QEMU_DIR / "modules"
 BUILD_TIMEOUT = 3600.0
+KEY_FILE = "inputs.sha256"
 
 
 class BuildError(DemagicError):
@@ -27,9 +29,9 @@ class BuildError(DemagicError):
 class Build:
     """What one kernel build produced."""
     arch: Arch
-    out: Path        # O= directory
+    out: Path        # the kept copy: image, modroot/, release, inputs key
     image: Path
-    modroot: Path    # INSTALL_MOD_PATH staging: lib/modules/<release>/...
+    modroot: Path    # INSTALL_MOD_PATH: lib/modules/<release>/...
     release: str
 
 
@@ -82,23 +84,58 @@ def configure(src: Path, out: Path, arch: Arch) -> None:
     stamp.write_text(key + "\n")
 
 
-def build(src: Path, out: Path, arch: Arch, jobs: int) -> Build:
-    """Configure, build image and modules, stage the modules and the test modules."""
+def inputs_key(base: str, series: Optional[Path], arch: Arch) -> str:
+    """What a kernel build depends on: tree commit, series, fragments, test modules, compiler."""
+    digest = hashlib.sha256(f"{arch.name}\0{base}\0".encode())
+    patches = dtree.series_patches(series) if series is not None else []
+    inputs = [*patches, *fragments(arch),
+              *sorted(p for p in TEST_MODULES.rglob("*") if p.is_file())]
+    for path in inputs:
+        digest.update(path.name.encode() + b"\0" + path.read_bytes())
+    digest.update(run(["gcc", "--version"]).stdout.encode())
+    return digest.hexdigest()
+
+
+def snapshot(arch: Arch, dest: Path) -> Build:
+    """The Build kept in dest by build()."""
+    release = dest / "release"
+    return Build(arch, dest, dest / Path(arch.image).name, dest / "modroot",
+                 release.read_text().strip() if release.exists() else "")
+
+
+def cached(arch: Arch, dest: Path, key: str) -> Optional[Build]:
+    """dest's Build if it was made from exactly these inputs."""
+    stamp = dest / KEY_FILE
+    if stamp.is_file() and stamp.read_text().strip() == key:
+        return snapshot(arch, dest)
+    return None
+
+
+def build(src: Path, out: Path, arch: Arch, jobs: int, dest: Path, key: str) -> Build:
+    """Build src in out (incremental), then keep image and modules in dest.
+
+    One O= directory per arch serves every state (before, after, mutants):
+    switching state rewrites only the files the series touches, so only
+    those recompile.  dest is replaced whole, with key written last.
+    """
     configure(src, out, arch)
     _make(src, out, arch, "bzImage", "modules", jobs=jobs, log=out / "demagic-build.log")
     release = (out / "include/config/kernel.release").read_text().strip()
-    modroot = out.parent / f"{out.name}-modroot"
-    tmp = out.parent / f"{out.name}-modroot.tmp"
+    tmp = dest.parent / f"{dest.name}.tmp"
     shutil.rmtree(tmp, ignore_errors=True)
-    _make(src, out, arch, "modules_install", f"INSTALL_MOD_PATH={tmp}", "INSTALL_MOD_STRIP=1",
-          jobs=1)
-    extra = tmp / "lib/modules/extra"
+    tmp.mkdir(parents=True)
+    _make(src, out, arch, "modules_install", f"INSTALL_MOD_PATH={tmp / 'modroot'}",
+          "INSTALL_MOD_STRIP=1", jobs=1)
+    extra = tmp / "modroot/lib/modules/extra"
     extra.mkdir(parents=True)
     for ko in build_test_modules(src, out, arch, jobs):
         shutil.copy2(ko, extra / ko.name)
-    shutil.rmtree(modroot, ignore_errors=True)
-    tmp.rename(modroot)
-    return Build(arch, out, out / arch.image, modroot, release)
+    shutil.copy2(out / arch.image, tmp / Path(arch.image).name)
+    (tmp / "release").write_text(release + "\n")
+    (tmp / KEY_FILE).write_text(key + "\n")
+    shutil.rmtree(dest, ignore_errors=True)
+    tmp.rename(dest)
+    return snapshot(arch, dest)
 
 
 def build_test_modules(src: Path, out: Path, arch: Arch, jobs: int) -> List[Path]:

@@ -60,6 +60,10 @@ class OutcomeTest(unittest.TestCase):
         self.assertIn("| after | x86_64 | slip | not ok |", text)
         self.assertIn("console.log", text)
 
+    def test_report_names_a_series_of_the_repository_relatively(self) -> None:
+        text = cli.report([], [], cli.REPO / "generated-patches" / "linux-6.1")
+        self.assertIn("Series: `generated-patches/linux-6.1`", text)
+
 
 if __name__ == "__main__":
     unittest.main()

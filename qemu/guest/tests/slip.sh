@@ -41,8 +41,8 @@ setup() {
 }
 t_ok "each interface in its own network namespace" setup
 pings() { "$@" | tee /dev/stderr | grep -q ' 0% packet loss'; }
-t_ok "ping from $A's namespace to $B's, no loss" pings inA ping -c 3 -W 5 10.9.0.2
-t_ok "ping from $B's namespace to $A's, no loss" pings inB ping -c 3 -W 5 10.9.0.1
+t_ok "ping from $A's namespace to $B's, no loss" pings inA ping -A -c 3 -W 5 10.9.0.2
+t_ok "ping from $B's namespace to $A's, no loss" pings inB ping -A -c 3 -W 5 10.9.0.1
 
 tcp() {
 	inB xfer tcp-serve "$1" $BYTES &
@@ -58,7 +58,7 @@ t_ok "TCP: $BYTES bytes each way, compared" tcp 5001
 t_ok "UDP: $BYTES bytes each way, compared" udp
 t_ok "both ends switch to CSLIP" ask cslip
 t_ok "TCP over CSLIP: $BYTES bytes each way, compared" tcp 5002
-t_ok "ping over CSLIP, no loss" pings inA ping -c 2 -W 5 10.9.0.2
+t_ok "ping over CSLIP, no loss" pings inA ping -A -c 2 -W 5 10.9.0.2
 
 t_ok "TIOCVHANGUP on $B's tty answers" ask hangup
 t_ok "the hangup removed $B" wait_for 5 sh -c "! nsenter -t $NB -n ip link show $B"

@@ -1,0 +1,68 @@
+# SPDX-License-Identifier: GPL-2.0
+"""A kept kernel is reused only when every input it was built from is the same."""
+
+import tempfile
+import unittest
+from pathlib import Path
+
+from qemu import kernel
+from qemu.archs import I386, X86_64
+
+BASE = "1" * 40
+
+
+def series(root: Path, *texts: str) -> Path:
+    root.mkdir(parents=True, exist_ok=True)
+    for i, text in enumerate(texts, 1):
+        (root / f"{i:04d}-change.patch").write_text(text)
+    return root
+
+
+def kept(dest: Path, key: str) -> None:
+    dest.mkdir(parents=True)
+    (dest / "bzImage").write_bytes(b"image")
+    (dest / "release").write_text("6.1.0\n")
+    (dest / kernel.KEY_FILE).write_text(key + "\n")
+
+
+class InputsKeyTest(unittest.TestCase):
+    def test_same_inputs_same_key(self) -> None:
+        with tempfile.TemporaryDirectory() as tmp:
+            one = series(Path(tmp) / "a", "patch one\n")
+            two = series(Path(tmp) / "b", "patch one\n")
+            self.assertEqual(kernel.inputs_key(BASE, one, X86_64),
+                             kernel.inputs_key(BASE, two, X86_64))
+
+    def test_each_input_changes_the_key(self) -> None:
+        with tempfile.TemporaryDirectory() as tmp:
+            one = series(Path(tmp) / "a", "patch one\n")
+            other = series(Path(tmp) / "b", "patch one, reworded\n")
+            key = kernel.inputs_key(BASE, one, X86_64)
+            self.assertNotEqual(key, kernel.inputs_key(BASE, other, X86_64))
+            self.assertNotEqual(key, kernel.inputs_key(BASE, None, X86_64))
+            self.assertNotEqual(key, kernel.inputs_key("2" * 40, one, X86_64))
+            self.assertNotEqual(key, kernel.inputs_key(BASE, one, I386))
+
+
+class CachedTest(unittest.TestCase):
+    def test_hit_and_miss(self) -> None:
+        with tempfile.TemporaryDirectory() as tmp:
+            dest = Path(tmp) / "x86_64-after"
+            kept(dest, "k1")
+            hit = kernel.cached(X86_64, dest, "k1")
+            assert hit is not None
+            self.assertEqual(hit.image, dest / "bzImage")
+            self.assertEqual(hit.release, "6.1.0")
+            self.assertIsNone(kernel.cached(X86_64, dest, "k2"))
+
+    def test_no_key_is_a_miss(self) -> None:
+        with tempfile.TemporaryDirectory() as tmp:
+            dest = Path(tmp) / "x86_64-before"
+            kept(dest, "k1")
+            (dest / kernel.KEY_FILE).unlink()
+            self.assertIsNone(kernel.cached(X86_64, dest, "k1"))
+            self.assertIsNone(kernel.cached(X86_64, Path(tmp) / "absent", "k1"))
+
+
+if __name__ == "__main__":
+    unittest.main()
