@@ -52,22 +52,22 @@ def build_kernels(tr: dtree.Tree, series: Optional[Path], label: str, jobs: int,
     A kept kernel made from the same inputs is reused; the others are built
     incrementally in the arch's one O= directory, from whatever state it holds.
     """
-    builds = {}
+    builds, todo = {}, []
     for arch in ARCHS:
         dest = work_root(tr) / f"{arch.name}-{label}"
-        hit = kernel.cached(arch, dest, kernel.inputs_key(tr.base, series, arch))
+        key = kernel.inputs_key(tr.base, series, arch)
+        hit = kernel.cached(arch, dest, key)
         if hit:
             progress.step(f"{label}: {arch.name} kernel unchanged, kept in {dest}")
             builds[arch.name] = hit
-    if len(builds) < len(ARCHS):
+        else:
+            todo.append((arch, dest, key))
+    if todo:
         src = trees.sync(tr, BOOT_WORKTREE, series, work_root(tr))
-        for arch in ARCHS:
-            if arch.name not in builds:
-                out = work_root(tr) / arch.name
-                progress.step(f"{label}: building {arch.name} kernel in {out}")
-                builds[arch.name] = kernel.build(src, out, arch, jobs,
-                                                 work_root(tr) / f"{arch.name}-{label}",
-                                                 kernel.inputs_key(tr.base, series, arch))
+        for arch, dest, key in todo:
+            out = work_root(tr) / arch.name
+            progress.step(f"{label}: building {arch.name} kernel in {out}")
+            builds[arch.name] = kernel.build(src, out, arch, jobs, dest, key)
     return [builds[arch.name] for arch in ARCHS]
 
 
@@ -195,8 +195,7 @@ def cmd_bench(args: argparse.Namespace) -> int:
     if args.cold:
         for arch in ARCHS:
             for stale in [work_root(tr) / arch.name, *work_root(tr).glob(f"{arch.name}-*")]:
-                if stale.exists():
-                    _remove(stale)
+                _remove(stale)
         figures["cold run (build + boot, all kernels, both states)"] = _timed(cmd_run, run_args)
     if not args.boots_only:
         figures["warm re-run (nothing changed)"] = _timed(cmd_run, run_args)
@@ -229,9 +228,7 @@ def _forget_after(tr: dtree.Tree, series: Path, headers: bool) -> None:
     recompiles most of each kernel.
     """
     for arch in ARCHS:
-        stale = work_root(tr) / f"{arch.name}-after"
-        if stale.exists():
-            _remove(stale)
+        _remove(work_root(tr) / f"{arch.name}-after")
     if headers:
         trees.sync(tr, BOOT_WORKTREE, None, work_root(tr))
         return
@@ -251,7 +248,7 @@ def _remove(path: Path) -> None:
     if path.is_dir():
         shutil.rmtree(path)
     else:
-        path.unlink()
+        path.unlink(missing_ok=True)
 
 
 def add_tree_opts(p: argparse.ArgumentParser) -> None:

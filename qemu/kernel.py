@@ -3,6 +3,7 @@
 
 from __future__ import annotations
 
+import functools
 import hashlib
 import shutil
 from dataclasses import dataclass
@@ -19,6 +20,7 @@ CONFIGS = QEMU_DIR / "configs"
 TEST_MODULES = QEMU_DIR / "modules"
 BUILD_TIMEOUT = 3600.0
 KEY_FILE = "inputs.sha256"
+RELEASE_FILE = "release"
 
 
 class BuildError(DemagicError):
@@ -92,13 +94,18 @@ def inputs_key(base: str, series: Optional[Path], arch: Arch) -> str:
               *sorted(p for p in TEST_MODULES.rglob("*") if p.is_file())]
     for path in inputs:
         digest.update(path.name.encode() + b"\0" + path.read_bytes())
-    digest.update(run(["gcc", "--version"]).stdout.encode())
+    digest.update(_compiler().encode())
     return digest.hexdigest()
+
+
+@functools.lru_cache(maxsize=None)
+def _compiler() -> str:
+    return run(["gcc", "--version"]).stdout
 
 
 def snapshot(arch: Arch, dest: Path) -> Build:
     """The Build kept in dest by build()."""
-    release = dest / "release"
+    release = dest / RELEASE_FILE
     return Build(arch, dest, dest / Path(arch.image).name, dest / "modroot",
                  release.read_text().strip() if release.exists() else "")
 
@@ -124,14 +131,15 @@ def build(src: Path, out: Path, arch: Arch, jobs: int, dest: Path, key: str) -> 
     tmp = dest.parent / f"{dest.name}.tmp"
     shutil.rmtree(tmp, ignore_errors=True)
     tmp.mkdir(parents=True)
-    _make(src, out, arch, "modules_install", f"INSTALL_MOD_PATH={tmp / 'modroot'}",
+    kept = snapshot(arch, tmp)
+    _make(src, out, arch, "modules_install", f"INSTALL_MOD_PATH={kept.modroot}",
           "INSTALL_MOD_STRIP=1", jobs=1)
-    extra = tmp / "modroot/lib/modules/extra"
+    extra = kept.modroot / "lib/modules/extra"
     extra.mkdir(parents=True)
     for ko in build_test_modules(src, out, arch, jobs):
         shutil.copy2(ko, extra / ko.name)
-    shutil.copy2(out / arch.image, tmp / Path(arch.image).name)
-    (tmp / "release").write_text(release + "\n")
+    shutil.copy2(out / arch.image, kept.image)
+    (tmp / RELEASE_FILE).write_text(release + "\n")
     (tmp / KEY_FILE).write_text(key + "\n")
     shutil.rmtree(dest, ignore_errors=True)
     tmp.rename(dest)

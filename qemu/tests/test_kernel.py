@@ -21,7 +21,7 @@ def series(root: Path, *texts: str) -> Path:
 def kept(dest: Path, key: str) -> None:
     dest.mkdir(parents=True)
     (dest / "bzImage").write_bytes(b"image")
-    (dest / "release").write_text("6.1.0\n")
+    (dest / kernel.RELEASE_FILE).write_text("6.1.0\n")
     (dest / kernel.KEY_FILE).write_text(key + "\n")
 
 
