@@ -21,6 +21,11 @@ from demagic.proc import DemagicError, Progress
 DATA = Path(__file__).resolve().parent / "judge_data"
 
 
+def assigned(path: str, line: int, func: str, obj: str, struct: str = "") -> list:
+    """One magic assignment at path:line in func, to obj (of struct), as facts takes them."""
+    return [(Site(path, line, func, "assign"), obj, struct)]
+
+
 def mismatches(case: Dict[str, Any]) -> List[str]:
     """What differs between a case's expectation and the judge's verdict."""
     verdict, reason = judge.judge(judge.from_json(case["candidate"]))
@@ -149,11 +154,9 @@ class TreeTest(unittest.TestCase):
                          {"FOO_MAGIC_OFFSET": "foo_magic", "FOO_RO_NASID_OFFSET": "foo_ro_nasid"})
 
     def test_pointer_sources(self) -> None:
-        fixed = facts.pointer_sources(self.texts, [(Site("drivers/foo/foo.c", 9, "a", "assign"),
-                                                    "p", "foo_t")])
+        fixed = facts.pointer_sources(self.texts, assigned("drivers/foo/foo.c", 9, "a", "p", "foo_t"))
         self.assertEqual(fixed, {"fixed_address": "FOO_ADDR(n, 1)"})
-        kernel = facts.pointer_sources(self.texts, [(Site("drivers/foo/foo.c", 16, "b", "assign"),
-                                                     "k", "foo_t")])
+        kernel = facts.pointer_sources(self.texts, assigned("drivers/foo/foo.c", 16, "b", "k", "foo_t"))
         self.assertEqual(kernel, {"kernel_address": "&node(n)->vars"})
 
     def test_guard_symbols(self) -> None:
@@ -169,11 +172,9 @@ class TreeTest(unittest.TestCase):
                 "\tif (size < sizeof(struct rec))\n\t\tsize = sizeof(struct rec);\n"
                 "\tr = alloc(size);\n\tr->magic = REC_MAGIC;\n\treturn 0;\n}\n")
         texts = self.texts_with("drivers/foo/rec.c", text)
-        sized = facts.sized_records(texts, [(Site("drivers/foo/rec.c", 7, "save", "assign"), "r", "")],
-                                    "rec")
+        sized = facts.sized_records(texts, assigned("drivers/foo/rec.c", 7, "save", "r"), "rec")
         self.assertEqual([s.line for s in sized], [5])
-        clamp = facts.sized_records(texts, [(Site("drivers/foo/rec.c", 17, "grow", "assign"), "r", "")],
-                                    "rec")
+        clamp = facts.sized_records(texts, assigned("drivers/foo/rec.c", 17, "grow", "r"), "rec")
         self.assertEqual(clamp, [])
 
     def test_copy_of_the_object_that_embeds_the_struct(self) -> None:
@@ -184,15 +185,12 @@ class TreeTest(unittest.TestCase):
                 "int keep(struct port *p)\n{\n\tp->cfg->magic = P_MAGIC;\n"
                 "\treturn send_it(p);\n}\n")
         texts = self.texts_with("drivers/foo/msg.c", text)
-        msg = facts.user_copies(texts, [(Site("drivers/foo/msg.c", 3, "send", "assign"), "m -> h", "")],
-                                "magic")
+        msg = facts.user_copies(texts, assigned("drivers/foo/msg.c", 3, "send", "m -> h"), "magic")
         self.assertEqual([s.line for s in msg], [4])
-        data = facts.user_copies(texts, [(Site("drivers/foo/msg.c", 8, "load", "assign"),
-                                          "f -> data", "")], "magic")
+        data = facts.user_copies(texts, assigned("drivers/foo/msg.c", 8, "load", "f -> data"), "magic")
         self.assertEqual([s.line for s in data], [9])
         # p->cfg is a pointer: sending p does not send the struct it points to
-        ptr = facts.user_copies(texts, [(Site("drivers/foo/msg.c", 13, "keep", "assign"),
-                                         "p -> cfg", "")], "magic")
+        ptr = facts.user_copies(texts, assigned("drivers/foo/msg.c", 13, "keep", "p -> cfg"), "magic")
         self.assertEqual(ptr, [])
 
     def test_never_defined_in_a_plain_tree(self) -> None:
