@@ -1,28 +1,37 @@
 # SPDX-License-Identifier: GPL-2.0
 """The verdict on one magic-number candidate, from its evidence alone.
 
-keep    not a magic number: userspace ABI (include/uapi), filesystem superblock
-        magic, on-disk or on-wire layout (endian-typed field, packed struct,
-        copied to or from user space or I/O), memory shared with firmware or
-        hardware (struct reached through a cast of a fixed address), a bit of
-        a flag mask (WAKE_MAGIC style), or a constant stored into no field.
-flag    a state flag: the field is also stored as plain 0/1 and tested for
-        truth, so it becomes a bool.
-remove  an in-memory type tag: set at init, checked before use (or never
-        checked at all); offsets that hand-written assembly uses move with it.
+keep    code depends on the value: userspace ABI, a superblock, an on-disk or
+        on-wire layout, memory shared with firmware or hardware, a flag-mask
+        bit; or a value that decides something: it tells two struct types
+        apart, it validates a pointer rebuilt from device data or another
+        layer's, it says who owns a shared slot, it is a test's assertion, or
+        a compare of it chooses between two normal paths.
+flag    a state flag: the field also holds 0/1 and is tested on normal paths
+        (for truth, or named for the state it holds); it becomes a bool.
+remove  positive evidence that the field is a debug tag: every compare is a
+        debug check (a mismatch only takes an error path, a match runs on),
+        or the field is written and never read.
+review  anything else: the evidence does not show either way.  A candidate
+        with code spatch could not parse is never judged remove.
+
+Constants that share a field are judged together: the most careful verdict
+of the group is the group's.
 """
 
 from __future__ import annotations
 
-import re
+from typing import List, Optional, Sequence, Tuple
 
-from typing import Any, Dict, Optional, Sequence, Tuple
+from demagic.candidates import groups
+from demagic.evidence.states import TAG_FIELD_RX, flag_name
+from demagic.model import DEBUG, FUNCTIONAL, UNKNOWN, Candidate, Finding, Site, Verdict
 
-from demagic.model import Candidate, Site, Verdict
+LIMIT = 3
 
 
-def _sites(sites: Sequence[Any], limit: int = 3) -> str:
-    names = [str(s) for s in sites]
+def _sites(items: Sequence[object], limit: int = LIMIT) -> str:
+    names = [str(s) if not (isinstance(s, Site) and not s.file) else s.kind for s in items]
     more = f" (+{len(names) - limit})" if len(names) > limit else ""
     return ", ".join(names[:limit]) + more
 
@@ -31,122 +40,188 @@ def _struct(c: Candidate) -> str:
     return f"{c.struct}.{c.field}" if c.struct else f"->{c.field}"
 
 
-def _keep_reason(c: Candidate) -> Optional[str]:
-    """Why c is not a magic number, or None."""
-    ev: Dict[str, Any] = c.evidence
+def _first(findings: Sequence[Finding]) -> str:
+    more = f" (+{len(findings) - 1})" if len(findings) > 1 else ""
+    return str(findings[0]) + more
+
+
+def format_reason(c: Candidate) -> Optional[str]:
+    """Why the value is part of a format or an ABI, or None."""
+    ev = c.evidence
     if not c.field:
         return "stored into no structure field"
-    if ev.get("userspace_users"):
+    if ev.userspace_users:
         return (f"{_struct(c)} is also read or written by a user-space program "
-                f"({_sites(ev['userspace_users'])}): a shared format")
-    if ev.get("superblock"):
+                f"({_sites(ev.userspace_users)}): a shared format")
+    if ev.superblock:
         return f"{_struct(c)} is a filesystem superblock magic: identifies the on-disk format"
-    if ev.get("uapi"):
-        what = f"struct {c.struct}" if ev["uapi"] == c.header else c.macro
-        return f"{what} is defined in {ev['uapi']}: userspace ABI"
-    if ev.get("fixed_address"):
+    if ev.uapi:
+        what = f"struct {c.struct}" if ev.uapi == c.header else c.macro
+        return f"{what} is defined in {ev.uapi}: userspace ABI"
+    if ev.fixed_address:
         return (f"{c.struct} is reached through a cast of the fixed address "
-                f"{ev['fixed_address']}: memory shared with firmware or hardware")
-    if ev.get("user_pointer"):
-        return f"{c.struct} is reached through the user-space pointer {ev['user_pointer']}: userspace ABI"
-    if ev.get("byte_order"):
-        return (f"{c.macro} goes through a byte-order conversion ({_sites(ev['byte_order'])}):"
+                f"{ev.fixed_address}: memory shared with firmware or hardware")
+    if ev.user_pointer:
+        return f"{c.struct} is reached through the user-space pointer {ev.user_pointer}: userspace ABI"
+    if ev.byte_order:
+        return (f"{c.macro} goes through a byte-order conversion ({_sites(ev.byte_order)}):"
                 " on-disk or on-wire value")
-    if ev.get("buffer"):
-        return (f"{c.struct} is laid over a buffer ({ev['buffer']}): a message, on-wire or"
+    if ev.buffer:
+        return (f"{c.struct} is laid over a buffer ({ev.buffer}): a message, on-wire or"
                 " on-disk format")
-    if ev.get("endian"):
-        return f"{_struct(c)} is endian-typed ({ev['endian']}): on-disk or on-wire format"
-    if ev.get("endian_members"):
-        return (f"{c.struct} has byte-order-typed members ({ev['endian_members']}): a device,"
+    if ev.endian:
+        return f"{_struct(c)} is endian-typed ({ev.endian}): on-disk or on-wire format"
+    if ev.endian_members:
+        return (f"{c.struct} has byte-order-typed members ({ev.endian_members}): a device,"
                 " firmware or on-wire format")
-    if ev.get("packed"):
+    if ev.packed:
         return f"{c.struct} is packed: on-disk or on-wire format"
-    if ev.get("user_copy"):
+    if ev.user_copy:
         return (f"{c.struct} is copied to or from user space or I/O at "
-                f"{_sites(ev['user_copy'])}: a protocol or device format")
-    if ev.get("sized_record"):
+                f"{_sites(ev.user_copy)}: a protocol or device format")
+    if ev.sized_record:
         return (f"{c.struct} is measured against a length or records its own size at "
-                f"{_sites(ev['sized_record'])}: a record laid out in a buffer, a stored format")
-    if ev.get("value_sets"):
-        return (f"{_struct(c)} also holds other values ({_sites(ev['value_sets'])}): "
+                f"{_sites(ev.sized_record)}: a record laid out in a buffer, a stored format")
+    if ev.value_sets:
+        return (f"{_struct(c)} also holds other values ({_sites(ev.value_sets)}): "
                 f"{c.macro} is a sentinel value, not a type tag")
-    if ev.get("bitwise"):
-        return f"{c.macro} is a bit of a flag mask (used at {_sites(ev['bitwise'])})"
+    if ev.bitwise:
+        return f"{c.macro} is a bit of a flag mask (used at {_sites(ev.bitwise)})"
     return None
 
 
-TAG_FIELD_RX = re.compile(r"magic|sig|cookie|tag|check", re.I)
-
-
-def _flag_reason(c: Candidate) -> Optional[str]:
-    """A field also stored as 0/1 that is truth-tested, or that is no tag by its name."""
-    flags = c.evidence.get("flag_sets", [])
-    truths = [s for s in c.checks if getattr(s, "kind", "") == "truth"]
-    if flags and truths:
-        return (f"{_struct(c)} is also set to 0/1 ({_sites(flags)}) and truth-tested "
-                f"({_sites(truths)}): a state flag, becomes bool")
-    if flags and not TAG_FIELD_RX.search(c.field):
-        return (f"{_struct(c)} is also set to 0/1 ({_sites(flags)}) and named for a state, "
-                "not a tag: a state flag, becomes bool")
-    return None
-
-
-def _remove_reason(c: Candidate) -> str:
+def flag_reason(c: Candidate) -> Optional[str]:
+    """A field also stored as 0/1 and tested on normal paths: a state flag."""
     ev = c.evidence
-    real = [s for s in c.checks if getattr(s, "kind", "") != "truth"]
-    if real:
-        kinds = sorted({getattr(s, "kind", "") or "condition" for s in real})
-        why = f"set at {len(c.sets)}, checked at {len(real)} ({', '.join(kinds)})"
+    if not ev.flag_sets or ev.group or ev.unparsed or not c.struct:
+        return None
+    truths = [s for s in c.checks if s.kind == "truth"]
+    name = ev.flag_name or flag_name(c)
+    if truths:
+        return (f"{_struct(c)} is also set to 0/1 ({_sites(ev.flag_sets)}) and truth-tested "
+                f"({_sites(truths)}): a state flag, becomes bool {name}")
+    if not TAG_FIELD_RX.search(c.field):
+        return (f"{_struct(c)} is also set to 0/1 ({_sites(ev.flag_sets)}) and named for a "
+                f"state, not a tag: a state flag, becomes bool {name}")
+    return None
+
+
+def functional_reason(c: Candidate) -> Optional[str]:
+    """Why code depends on the value, or None."""
+    ev = c.evidence
+    if ev.discriminator:
+        return f"a type discriminator: {_first(ev.discriminator)}"
+    if ev.device_data:
+        return f"validates data from a device or another layer: {_first(ev.device_data)}"
+    if ev.shared_slot:
+        return f"decides who owns a shared slot: {_first(ev.shared_slot)}"
+    if ev.test_code:
+        return f"the check is a test's own assertion: {_first(ev.test_code)}"
+    deciding = [s for s in ev.shapes if s.role == FUNCTIONAL]
+    if deciding:
+        s = deciding[0]
+        more = f" (+{len(deciding) - 1})" if len(deciding) > 1 else ""
+        return f"code depends on the value: at {s.site}, {s.mismatch}{more}"
+    return None
+
+
+def review_notes(c: Candidate) -> List[str]:
+    """What stands in the way of a remove (empty: nothing)."""
+    ev = c.evidence
+    out: List[str] = []
+    out += [f"not parsed: {f}" for f in ev.unparsed]
+    if not c.struct:
+        out.append(f"no struct declares {c.field} where the sites can see it")
+    elif not ev.field_decl:
+        out.append(f"struct {c.struct} has no member {c.field} the scan can read")
+    out += [f"foreign input: {f}" for f in ev.foreign_input]
+    out += [f"{s.site}: {s.kind}: {s.mismatch}" for s in ev.shapes if s.role == UNKNOWN]
+    reads = [f for f in ev.field_reads if f.what.startswith("read")]
+    out += [f"{f.site}: the field is also {f.what}" for f in reads[:LIMIT]]
+    if len(reads) > LIMIT:
+        out.append(f"... and {len(reads) - LIMIT} more reads")
+    if not c.sets:
+        out.append("never set: nothing shows what the field holds")
+    if ev.write_only and c.sets:
+        out += [f"written into memory the kernel may not own alone: {f}"
+                for f in ev.written_into if not f.what.startswith("owned")][:LIMIT]
+        out += [f"copied out as bytes: {f}" for f in ev.exposed][:LIMIT]
+        out += [f"{c.macro} also appears at {f}" for f in ev.other_mentions][:LIMIT]
+    return out
+
+
+def remove_reason(c: Candidate) -> str:
+    """The positive evidence for removal, naming each check."""
+    ev = c.evidence
+    shapes = [s for s in ev.shapes if s.role == DEBUG]
+    if shapes:
+        kinds = sorted({s.kind for s in shapes})
+        why = (f"in-memory tag {_struct(c)}: set at {len(c.sets)}, every compare a debug check "
+               f"({', '.join(kinds)}: {_sites([s.site for s in shapes])})")
     else:
-        why = f"set at {len(c.sets)}, never checked (write-only)"
-    why = f"in-memory tag {_struct(c)}: {why}"
-    if ev.get("kernel_address"):
-        why += f"; reached through {ev['kernel_address']}, kernel memory"
-    if ev.get("flag_sets"):
-        why += f"; also cleared to 0/1 at {_sites(ev['flag_sets'])}"
-    if ev.get("guard"):
-        why += f"; checks only under {ev['guard']}, which the tree never defines"
-    if ev.get("group"):
-        why += f"; shares the field with {', '.join(ev['group'])}"
-    if ev.get("offset_macros"):
-        users = ev.get("asm_users", [])
+        why = (f"in-memory tag {_struct(c)}: set at {_sites(c.sets)}, never read "
+               "(write-only)")
+    if ev.kernel_address:
+        why += f"; reached through {ev.kernel_address}, kernel memory"
+    if ev.flag_sets:
+        why += f"; also cleared to 0/1 at {_sites(ev.flag_sets)}"
+    if ev.guard:
+        why += f"; checks only under {ev.guard}, which the tree never defines"
+    if ev.group:
+        why += f"; shares the field with {', '.join(ev.group)}"
+    if ev.offset_macros:
+        users = ev.asm_users
         where = f" used by assembly at {_sites(users)}" if users else ""
-        why += (f"; offset macros {', '.join(sorted(ev['offset_macros']))}{where}"
+        why += (f"; offset macros {', '.join(sorted(ev.offset_macros))}{where}"
                 " must move with the layout")
     return why
 
 
-def judge(c: Candidate) -> Tuple[Verdict, str]:
-    """(verdict, one-line reason naming the evidence) for c."""
-    keep = _keep_reason(c)
+def judge(c: Candidate) -> Tuple[Verdict, str, List[str]]:
+    """(verdict, one-line reason naming the evidence, what speaks against) for c alone."""
+    keep = format_reason(c)
     if keep:
-        if c.field and c.evidence.get("write_only"):
+        if c.field and c.evidence.write_only:
             keep += "; write-only in the kernel"
-        return Verdict.KEEP, keep
-    flag = _flag_reason(c)
+        return Verdict.KEEP, keep, []
+    ev = c.evidence
+    if ev.discriminator or ev.device_data or ev.shared_slot or ev.test_code:
+        return Verdict.KEEP, functional_reason(c) or "", []
+    flag = flag_reason(c)
     if flag:
-        return Verdict.FLAG, flag
-    return Verdict.REMOVE, _remove_reason(c)
+        return Verdict.FLAG, flag, []
+    functional = functional_reason(c)
+    if functional:
+        return Verdict.KEEP, functional, []
+    notes = review_notes(c)
+    if notes:
+        return Verdict.REVIEW, f"not enough evidence to remove {_struct(c)}: {notes[0]}", notes
+    if not any(s.role == DEBUG for s in c.evidence.shapes) and not c.evidence.write_only:
+        return Verdict.REVIEW, f"{_struct(c)}: no check the scan can read", []
+    return Verdict.REMOVE, remove_reason(c), []
 
 
-def from_json(record: Dict[str, Any]) -> Candidate:
-    """A Candidate from its to_json() form (sites as file:line[:function:kind])."""
-    def site(text: str) -> Site:
-        parts = text.split(":")
-        return Site(parts[0], int(parts[1]), *(parts[2:4]))
+CAUTION = {Verdict.KEEP: 0, Verdict.REVIEW: 1, Verdict.FLAG: 2, Verdict.REMOVE: 3}
 
-    ev = dict(record.get("evidence", {}))
-    for key in ("flag_sets", "asm_users", "user_copy", "bitwise", "userspace_users", "value_sets",
-                "byte_order", "sized_record"):
-        if key in ev:
-            ev[key] = [site(s) if isinstance(s, str) else Site(**s) for s in ev[key]]
-    return Candidate(
-        macro=record["macro"], value=record.get("value", ""),
-        define=site(record["define"]) if record.get("define") else None,
-        struct=record.get("struct", ""), field=record.get("field", ""),
-        header=record.get("header", ""),
-        sets=[site(s) for s in record.get("sets", [])],
-        checks=[site(s) for s in record.get("checks", [])],
-        other_uses=[site(s) for s in record.get("other_uses", [])], evidence=ev)
 
+def judge_all(cands: Sequence[Candidate]) -> None:
+    """Each candidate's verdict, then one verdict per group: its most careful one."""
+    for c in cands:
+        c.verdict, c.reason, c.against = judge(c)
+    for members in groups(cands).values():
+        if len(members) < 2:
+            continue
+        checked = [m for m in members if m.evidence.shapes]
+        for m in members:
+            if checked and not m.evidence.shapes and m.verdict is Verdict.REVIEW:
+                # A value only written (when the object dies) goes with the checked ones.
+                m.verdict, m.reason, m.against = Verdict.REMOVE, (
+                    f"written at {_sites(m.sets)} into {_struct(m)}, which "
+                    f"{', '.join(x.macro for x in checked)} tags; never compared"), []
+        worst = min(members, key=lambda m: CAUTION[m.verdict])
+        for m in members:
+            if CAUTION[m.verdict] > CAUTION[worst.verdict]:
+                m.verdict = worst.verdict
+                m.reason = (f"shares {_struct(m)} with {worst.macro}, judged "
+                            f"{worst.verdict.value}: {worst.reason}")
+                m.against = list(worst.against)

@@ -117,7 +117,7 @@ def body(target: Target, cands: Sequence[Candidate], result: Result, rule: Path)
         paras.append(" ".join(_checks(merged)))
     else:
         paras.append("Nothing ever checks it: the field is written and never read.")
-    guard = c.evidence.get("guard")
+    guard = c.evidence.guard
     if guard:
         paras.append(f"The checks are only built with {guard} defined, and nothing in the "
                      "tree defines it: they are dead code.")
@@ -129,8 +129,7 @@ def body(target: Target, cands: Sequence[Candidate], result: Result, rule: Path)
     what = [w for w in what if w]
     listed = ", ".join(what[:-1]) + " and " + what[-1]
     if target.verdict is Verdict.FLAG:
-        flag_sets = c.evidence.get("flag_sets") or []
-        sites = [Site(**s) if isinstance(s, dict) else s for s in flag_sets]
+        sites = c.evidence.flag_sets
         where_flag = f" in {_fns(sites)}" if sites else ""
         paras.append(f"Besides the magic value, the field is also set to 0 and 1{where_flag} "
                      "and tested for truth: it is really a busy flag. Make it a bool "

@@ -90,7 +90,7 @@ def numstat(work: Path) -> Tuple[int, int, List[str]]:
 def _target(macros: Tuple[str, ...], cands: List[Candidate]) -> rewrite.Target:
     c = cands[0]
     return rewrite.Target(macros, c.struct, c.field, c.header, c.verdict,
-                          c.evidence.get("flag_name", "busy"))
+                          c.evidence.flag_name or c.field)
 
 
 def _subject(prefix: str, entry: Entry, flag: str) -> str:
@@ -143,7 +143,7 @@ def write_commits(tree: trees.Tree, work: Path, cands: List[Candidate], who: Tup
                                         tree.has_history)
             paths = result.files + registry.drop_rows(work, list(macros))
             body = message.body(target, group_cands, result, rewrite.RULE_OF[target.verdict])
-        entry.subject = _subject(prefix, entry, group_cands[0].evidence.get("flag_name", "busy"))
+        entry.subject = _subject(prefix, entry, group_cands[0].evidence.flag_name)
         commit(work, entry.subject, body, who, paths)
         entry.files, entry.removed, _ = numstat(work)
         summary.entries.append(entry)
@@ -227,12 +227,12 @@ def build(kdir: Optional[Path], out: Optional[Path], targets: Sequence[str],
     macros = list(targets) or rows or None
     progress.step(f"scanning {tree.name} for " + (f"{len(macros)} magic numbers" if macros
                                                    else "magic numbers"))
-    cands = scan.collect(work, subdir, macros, jobs, progress)
+    cands = scan.collect(work, subdir, macros, jobs, progress).cands
     if targets:
         for gone in [t for t in targets if t not in {c.macro for c in cands}]:
             progress.step(f"{gone}: not in {tree.name} (already gone?)")
     if macros is None:
-        cands = [c for c in cands if c.verdict is not Verdict.KEEP]
+        cands = [c for c in cands if c.verdict in (Verdict.REMOVE, Verdict.FLAG)]
     elif rows and not targets:
         order = {m: i for i, m in enumerate(rows)}
         cands = sorted(cands + _gone(rows, cands), key=lambda c: order[c.macro])

@@ -14,7 +14,8 @@ from unittest import mock
 from pathlib import Path
 from typing import Any, Dict, List
 
-from demagic import facts, judge, scan
+from demagic import candidates, discover, judge, structs, texts as dtexts
+from demagic.evidence import formats, guards, offsets
 from demagic.model import Candidate, Site, Verdict
 from demagic.proc import DemagicError, Progress
 
@@ -28,7 +29,7 @@ def assigned(path: str, line: int, func: str, obj: str, struct: str = "") -> lis
 
 def mismatches(case: Dict[str, Any]) -> List[str]:
     """What differs between a case's expectation and the judge's verdict."""
-    verdict, reason = judge.judge(judge.from_json(case["candidate"]))
+    verdict, reason, _against = judge.judge(Candidate.from_json(case["candidate"]))
     out = []
     if verdict.value != case["verdict"]:
         out.append(f"verdict {verdict.value}, expected {case['verdict']} ({reason})")
@@ -59,7 +60,7 @@ class JudgeDataTest(unittest.TestCase):
 
     def test_reason_is_one_line(self) -> None:
         for path in DATA.glob("*.json"):
-            _v, reason = judge.judge(judge.from_json(json.loads(path.read_text())["candidate"]))
+            _v, reason, _a = judge.judge(Candidate.from_json(json.loads(path.read_text())["candidate"]))
             self.assertNotIn("\n", reason)
             self.assertTrue(reason)
 
@@ -69,17 +70,17 @@ class ReportParseTest(unittest.TestCase):
             "func=foo_alloc type=struct foo expr=bc -> hdrv")
 
     def test_parses_a_report_line(self) -> None:
-        (rec,) = scan.parse_report(self.LINE + "\nnoise\n")
+        (rec,) = discover.parse_report(self.LINE + "\nnoise\n")
         self.assertEqual((rec.file, rec.line, rec.what, rec.kind, rec.const, rec.field),
                          ("drivers/foo/foo.c", 773, "set", "assign", "FOO_MAGIC", "magic"))
         self.assertEqual((rec.type, rec.expr, rec.func), ("struct foo", "bc -> hdrv", "foo_alloc"))
 
     def test_dash_is_empty(self) -> None:
-        (rec,) = scan.parse_report(self.LINE.replace("type=struct foo", "type=-"))
+        (rec,) = discover.parse_report(self.LINE.replace("type=struct foo", "type=-"))
         self.assertEqual(rec.type, "")
 
     def test_rule_options_come_from_its_header(self) -> None:
-        self.assertIn("--no-includes", scan.rule_options())
+        self.assertIn("--no-includes", discover.rule_options())
 
 
 class TreeTest(unittest.TestCase):
@@ -108,61 +109,62 @@ class TreeTest(unittest.TestCase):
         for rel, text in self.FILES.items():
             (self.root / rel).parent.mkdir(parents=True, exist_ok=True)
             (self.root / rel).write_text(text)
-        self.texts = facts.Texts(self.root)
+        self.texts = dtexts.Texts(self.root)
 
     def tearDown(self) -> None:
         shutil.rmtree(self.root)
 
-    def texts_with(self, rel: str, text: str) -> facts.Texts:
+    def texts_with(self, rel: str, text: str) -> dtexts.Texts:
         """The tree's texts after adding rel."""
         (self.root / rel).write_text(text)
-        return facts.Texts(self.root)
+        return dtexts.Texts(self.root)
 
     def test_setter_macros(self) -> None:
-        self.assertEqual(facts.setter_macros(self.texts, ["drivers/foo/foo.c"]),
+        self.assertEqual(structs.setter_macros(self.texts, ["drivers/foo/foo.c"]),
                          {"SET_MAGIC": ("magic", "="), "BAD_MAGIC": ("magic", "!=")})
 
     def test_prefilter_wants_names_stored_and_compared(self) -> None:
         files = sorted(self.FILES)
-        self.assertEqual(scan.prefilter(files, self.texts), ["drivers/foo/foo.c"])
-        only_stored = {"drivers/foo/only.c": "void f(struct s *p) { p->m = ONLY_MAGIC; }\n"}
-        (self.root / "drivers/foo/only.c").write_text(only_stored["drivers/foo/only.c"])
-        self.assertNotIn("drivers/foo/only.c",
-                         scan.prefilter(files + ["drivers/foo/only.c"], self.texts))
-        self.assertIn("drivers/foo/only.c",
-                      scan.prefilter(files + ["drivers/foo/only.c"], self.texts, every=True))
+        self.assertEqual(discover.prefilter(files, self.texts), ["drivers/foo/foo.c"])
+        (self.root / "drivers/foo/only.c").write_text("void f(struct s *p) { p->m = ONLY_MAGIC; }\n")
+        (self.root / "drivers/foo/var.c").write_text("void f(void) { int x = VAR_MAGIC; }\n")
+        more = files + ["drivers/foo/only.c", "drivers/foo/var.c"]
+        # stored into a field and never compared: a write-only candidate, parsed
+        self.assertIn("drivers/foo/only.c", discover.prefilter(more, self.texts))
+        # stored into a plain variable: no candidate, unless the macro is asked for
+        self.assertNotIn("drivers/foo/var.c", discover.prefilter(more, self.texts))
+        self.assertIn("drivers/foo/var.c", discover.prefilter(more, self.texts, every=True))
 
     def test_stores_and_compares_through_macros(self) -> None:
-        setters = facts.setter_macros(self.texts, ["drivers/foo/foo.c"])
-        uses = set(scan._uses(self.texts.raw("drivers/foo/foo.c"), setters))
-        self.assertEqual(uses, {("FOO_MAGIC", "store"), ("FOO_MAGIC", "compare"),
-                                ("BAR_MAGIC", "store"), ("BAR_MAGIC", "compare"),
+        setters = structs.setter_macros(self.texts, ["drivers/foo/foo.c"])
+        uses = set(discover.uses(self.texts.raw("drivers/foo/foo.c"), setters))
+        self.assertEqual(uses, {("FOO_MAGIC", "field"), ("FOO_MAGIC", "compare"),
+                                ("BAR_MAGIC", "field"), ("BAR_MAGIC", "compare"),
                                 ("ONLY_STORED_MAGIC", "store")})
 
     def test_typedef_struct_resolves_to_its_tag(self) -> None:
-        s = facts.resolve_struct(self.texts, "drivers/foo/foo.c", "foo_t", "foo_magic", False)
+        s = structs.resolve_struct(self.texts, "drivers/foo/foo.c", "foo_t", "foo_magic", False)
         assert s is not None
         self.assertEqual((s.tag, s.file, s.member("foo_magic")),
                          ("foo_s", "drivers/foo/foo.h", "int foo_magic;"))
-        self.assertIsNone(facts.resolve_struct(self.texts, "drivers/foo/foo.c", "foo_t", "nope",
+        self.assertIsNone(structs.resolve_struct(self.texts, "drivers/foo/foo.c", "foo_t", "nope",
                                                False))
 
     def test_offset_macros_map_to_members(self) -> None:
-        c = Candidate("FOO_MAGIC", "", None, "foo_s", "foo_magic", "drivers/foo/foo.h",
-                           evidence={"members": ["foo_magic", "foo_ro_nasid"]})
-        self.assertEqual(facts.offset_macros(self.texts, c),
+        c = Candidate("FOO_MAGIC", "", None, "foo_s", "foo_magic", "drivers/foo/foo.h")
+        self.assertEqual(offsets.offset_macros(self.texts, c, ["foo_magic", "foo_ro_nasid"]),
                          {"FOO_MAGIC_OFFSET": "foo_magic", "FOO_RO_NASID_OFFSET": "foo_ro_nasid"})
 
     def test_pointer_sources(self) -> None:
-        fixed = facts.pointer_sources(self.texts, assigned("drivers/foo/foo.c", 9, "a", "p", "foo_t"))
+        fixed = formats.pointer_sources(self.texts, assigned("drivers/foo/foo.c", 9, "a", "p", "foo_t"))
         self.assertEqual(fixed, {"fixed_address": "FOO_ADDR(n, 1)"})
-        kernel = facts.pointer_sources(self.texts, assigned("drivers/foo/foo.c", 16, "b", "k", "foo_t"))
+        kernel = formats.pointer_sources(self.texts, assigned("drivers/foo/foo.c", 16, "b", "k", "foo_t"))
         self.assertEqual(kernel, {"kernel_address": "&node(n)->vars"})
 
     def test_guard_symbols(self) -> None:
         lines = self.texts.lines("drivers/foo/foo.c")
-        self.assertEqual(facts.guards_at(lines, 21), ["FOO_PARANOIA"])
-        self.assertEqual(facts.guards_at(lines, 25), [])
+        self.assertEqual(dtexts.guards_at(lines, 21), ["FOO_PARANOIA"])
+        self.assertEqual(dtexts.guards_at(lines, 25), [])
 
     def test_record_measured_against_a_length(self) -> None:
         text = ("int save(void *addr, unsigned int max)\n{\n\tstruct rec *r = addr;\n\n"
@@ -172,9 +174,9 @@ class TreeTest(unittest.TestCase):
                 "\tif (size < sizeof(struct rec))\n\t\tsize = sizeof(struct rec);\n"
                 "\tr = alloc(size);\n\tr->magic = REC_MAGIC;\n\treturn 0;\n}\n")
         texts = self.texts_with("drivers/foo/rec.c", text)
-        sized = facts.sized_records(texts, assigned("drivers/foo/rec.c", 7, "save", "r"), "rec")
+        sized = formats.sized_records(texts, assigned("drivers/foo/rec.c", 7, "save", "r"), "rec")
         self.assertEqual([s.line for s in sized], [5])
-        clamp = facts.sized_records(texts, assigned("drivers/foo/rec.c", 17, "grow", "r"), "rec")
+        clamp = formats.sized_records(texts, assigned("drivers/foo/rec.c", 17, "grow", "r"), "rec")
         self.assertEqual(clamp, [])
 
     def test_copy_of_the_object_that_embeds_the_struct(self) -> None:
@@ -185,24 +187,24 @@ class TreeTest(unittest.TestCase):
                 "int keep(struct port *p)\n{\n\tp->cfg->magic = P_MAGIC;\n"
                 "\treturn send_it(p);\n}\n")
         texts = self.texts_with("drivers/foo/msg.c", text)
-        msg = facts.user_copies(texts, assigned("drivers/foo/msg.c", 3, "send", "m -> h"), "magic")
+        msg = formats.user_copies(texts, assigned("drivers/foo/msg.c", 3, "send", "m -> h"), "magic")
         self.assertEqual([s.line for s in msg], [4])
-        data = facts.user_copies(texts, assigned("drivers/foo/msg.c", 8, "load", "f -> data"), "magic")
+        data = formats.user_copies(texts, assigned("drivers/foo/msg.c", 8, "load", "f -> data"), "magic")
         self.assertEqual([s.line for s in data], [9])
         # p->cfg is a pointer: sending p does not send the struct it points to
-        ptr = facts.user_copies(texts, assigned("drivers/foo/msg.c", 13, "keep", "p -> cfg"), "magic")
+        ptr = formats.user_copies(texts, assigned("drivers/foo/msg.c", 13, "keep", "p -> cfg"), "magic")
         self.assertEqual(ptr, [])
 
     def test_never_defined_in_a_plain_tree(self) -> None:
         (self.root / "drivers/foo/on.c").write_text("#define FOO_DEBUG 1\n")
-        self.assertEqual(facts.never_defined(self.root, ["FOO_PARANOIA", "FOO_DEBUG"], ["drivers"]),
+        self.assertEqual(guards.never_defined(self.root, ["FOO_PARANOIA", "FOO_DEBUG"], ["drivers"]),
                          {"FOO_PARANOIA"})
 
     def test_packed_struct_is_seen(self) -> None:
         c = Candidate("BAR_MAGIC", "", None, "", "magic", "")
-        facts.place_struct(self.root, self.texts, c, [(Site("drivers/foo/foo.c", 26, "d", "macro"),
-                                                       "b", "struct bar")], search=False)
-        self.assertEqual((c.struct, c.evidence.get("packed")), ("bar", True))
+        structs.place_struct(self.texts, c, [(Site("drivers/foo/foo.c", 26, "d", "macro"),
+                                              "b", "struct bar")], search=False)
+        self.assertEqual((c.struct, c.evidence.packed), ("bar", True))
         self.assertEqual(judge.judge(c)[0], Verdict.KEEP)
 
 
@@ -214,18 +216,24 @@ class SpatchFailureTest(unittest.TestCase):
 
     def test_timeout_names_the_file(self) -> None:
         err = "EXN: Coccinelle_modules.Common.Timeout in drivers/foo/big.c\n"
-        with mock.patch.object(scan, "run", return_value=self.fake(err)), \
+        with mock.patch.object(discover, "run", return_value=self.fake(err)), \
                 tempfile.TemporaryDirectory() as tmp:
             (Path(tmp) / "drivers/foo").mkdir(parents=True)
             for name in ("big.c", "small.c"):
                 (Path(tmp) / "drivers/foo" / name).write_text("int x;\n")
             with self.assertRaisesRegex(DemagicError, r"1 file\(s\): drivers/foo/big.c$"):
-                scan.run_rule(Path(tmp), ["drivers/foo/big.c", "drivers/foo/small.c"], 1,
-                              Progress(quiet=True))
+                discover.run_rule(Path(tmp), ["drivers/foo/big.c", "drivers/foo/small.c"], 1,
+                                  Progress(quiet=True))
 
     def test_clean_run_passes(self) -> None:
-        with mock.patch.object(scan, "run", return_value=self.fake("")):
-            self.assertEqual(scan._spatch_chunk(Path("."), ["a.c"], []), ("", []))
+        with mock.patch.object(discover, "run", return_value=self.fake("")):
+            report = discover._spatch_chunk(Path("."), ["a.c"], [])
+        self.assertEqual((report.records, report.unparsed, report.failed), ([], [], []))
+
+    def test_source_echoed_by_verbose_parsing_is_no_failure(self) -> None:
+        err = "HANDLING: a.c\nbad: \tif (Timeout) return;\n  whole content = Fatal error here\n"
+        with mock.patch.object(discover, "run", return_value=self.fake(err)):
+            self.assertEqual(discover._spatch_chunk(Path("."), ["a.c"], []).failed, [])
 
 
 @unittest.skipUnless(shutil.which("spatch"), "spatch not installed")
@@ -247,15 +255,15 @@ class RuleTest(unittest.TestCase):
         with tempfile.TemporaryDirectory() as tmp:
             src = Path(tmp) / "t.c"
             src.write_text(self.SOURCE)
-            res = subprocess.run(["spatch", "--very-quiet", "-D", "report", *scan.rule_options(),
-                                  "--sp-file", str(scan.RULE), str(src)],
+            res = subprocess.run(["spatch", "--very-quiet", "-D", "report", *discover.rule_options(),
+                                  "--sp-file", str(discover.RULE), str(src)],
                                  capture_output=True, text=True, check=True)
-        got = {(r.line, r.what, r.kind) for r in scan.parse_report(res.stdout)}
+        got = {(r.line, r.what, r.kind) for r in discover.parse_report(res.stdout)}
         for want in [(5, "set", "assign"), (6, "check", "condition"), (6, "kind", "early-exit"),
                      (8, "check", "condition"), (8, "kind", "bug"), (9, "truth", "truth"),
                      (10, "store", "assign"), (5, "type", "set")]:
             self.assertIn(want, got)
-        self.assertNotIn(11, {r.line for r in scan.parse_report(res.stdout)})
+        self.assertNotIn(11, {r.line for r in discover.parse_report(res.stdout)})
 
 
 if __name__ == "__main__":
