@@ -3,7 +3,9 @@
 # demagic: retire kernel magic numbers with Coccinelle.  `make help` lists it all.
 
 # Set these on the command line or from the environment to override.
-KDIR    ?=#   kernel tree to work on (default: Debian's linux-source-6.1, extracted under build/)
+KDIR    ?=#   your own kernel tree to work on (read only; copied under build/trees/)
+TREE    ?= linux-6.1#   without KDIR: Debian's tree to work on, linux-6.1 or linux-6.12
+SCOPE   ?=#   spatch: registry (only the registry's entries) or all (default: registry on linux-6.1)
 M       ?=#   limit the run to this subdirectory of the tree, as coccicheck's M=
 J       ?= $(shell nproc)#   parallel jobs
 V       ?= 0#  1: show the commands run
@@ -18,7 +20,9 @@ REF     ?= ../shared/reference#   upstream patches to compare with (verify; abse
 export V
 Q := $(if $(filter 1,$(V)),,@)
 PY := PYTHONPATH=$(CURDIR)/cocci:$(CURDIR) python3
-ARGS_KDIR := $(if $(KDIR),--kdir $(KDIR))
+ARGS_KDIR := $(if $(KDIR),--kdir $(KDIR),--tree $(TREE))
+# verify and boot-test take the tree from the series unless told otherwise
+ARGS_SRC := $(if $(KDIR),--kdir $(KDIR),$(if $(filter command line environment,$(origin TREE)),--tree $(TREE)))
 ARGS_M := $(if $(M),--subdir $(M))
 
 ifneq ($(filter-out 0 1,$(V)),)
@@ -46,14 +50,17 @@ help:
 	@echo '  boot-test        - Boot kernels before and after SERIES in QEMU, run guest tests'
 	@echo '  boot-test-mutant - Boot deliberately wrong variants of SERIES: tests must fail'
 	@echo '  test             - Everything CI runs: rule cases, unit tests, series, verify, boots'
-	@echo '  test-rules       - Only the exact-output cases of cocci/tests/'
+	@echo '  test-rules       - Only the exact-output cases of the rules (cocci/tests/cases/)'
+	@echo '  test-judge       - Only the exact-output cases of the scan and judge (cocci/tests/judge/)'
 	@echo '  bench            - Time spatch, scan, verify and boots, print the figures'
 	@echo '  deps             - Install the Debian packages of every target (as root)'
 	@echo '  clean            - Remove build outputs but keep the extracted trees'
 	@echo '  distclean        - Remove all of build/'
 	@echo
 	@echo 'Variables:'
-	@echo '  KDIR=dir         - Kernel tree (default: Debian linux-source-6.1); never modified'
+	@echo '  KDIR=dir         - Your own kernel tree; never modified'
+	@echo '  TREE=name        - Without KDIR, Debian'"'"'s tree: linux-6.1 (default) or linux-6.12'
+	@echo '  SCOPE=scope      - spatch: registry entries only, or all verdicts (default: registry on linux-6.1)'
 	@echo '  M=subdir         - Limit spatch or scan to a subdirectory, as coccicheck M='
 	@echo '  J=n              - Parallel jobs (default: nproc)'
 	@echo '  V=1              - Show the commands run'
@@ -68,7 +75,7 @@ help:
 # The series for the tree: generated-patches/<tree>/ (or OUT=).
 spatch:
 	$(Q)$(PY) -m demagic deps spatch
-	$(Q)$(PY) -m demagic spatch $(ARGS_KDIR) $(ARGS_M) --jobs $(J) \
+	$(Q)$(PY) -m demagic spatch $(ARGS_KDIR) $(ARGS_M) --jobs $(J) $(if $(SCOPE),--scope $(SCOPE)) \
 		$(if $(OUT),--out $(OUT)) $(if $(TARGETS),--targets "$(TARGETS)") \
 		$(if $(IDENTITY),--identity "$(IDENTITY)")
 
@@ -79,20 +86,25 @@ scan:
 
 verify:
 	$(Q)$(PY) -m demagic deps verify
-	$(Q)$(PY) -m verify run $(ARGS_KDIR) --series $(SERIES) --ref $(REF) --jobs $(J)
+	$(Q)$(PY) -m verify run $(ARGS_SRC) --series $(SERIES) --ref $(REF) --jobs $(J)
 
 boot-test:
 	$(Q)$(PY) -m demagic deps boot-test
-	$(Q)$(PY) -m qemu run $(ARGS_KDIR) --series $(SERIES) --jobs $(J)
+	$(Q)$(PY) -m qemu run $(ARGS_SRC) --series $(SERIES) --jobs $(J)
 
 boot-test-mutant:
 	$(Q)$(PY) -m demagic deps boot-test
-	$(Q)$(PY) -m qemu mutant $(ARGS_KDIR) --series $(SERIES) --jobs $(J)
+	$(Q)$(PY) -m qemu mutant $(ARGS_SRC) --series $(SERIES) --jobs $(J)
 
 test-rules:
 	$(Q)$(PY) -m demagic deps spatch
 	$(Q)$(PY) -m demagic test-rules
 	$(Q)$(PY) -m demagic test-rules --selftest
+
+test-judge:
+	$(Q)$(PY) -m demagic deps spatch
+	$(Q)$(PY) -m demagic test-judge
+	$(Q)$(PY) -m demagic test-judge --selftest
 
 # Everything CI runs, quick checks first; each phase prints the time it starts.
 # The mutants go before boot-test: they keep the fields the series removes
@@ -110,8 +122,13 @@ test:
 	$(call PHASE,rule cases)
 	$(Q)$(PY) -m demagic test-rules
 	$(Q)$(PY) -m demagic test-rules --selftest
+	$(call PHASE,judge cases)
+	$(Q)$(PY) -m demagic test-judge
+	$(Q)$(PY) -m demagic test-judge --selftest
 	$(call PHASE,series regenerated and compared with generated-patches/linux-6.1)
 	$(Q)$(PY) -m demagic check-series --series generated-patches/linux-6.1 --jobs $(J)
+	$(call PHASE,series regenerated and compared with generated-patches/linux-6.12)
+	$(Q)$(PY) -m demagic check-series --series generated-patches/linux-6.12 --jobs $(J)
 	$(call PHASE,verify: broken series must fail)
 	$(Q)$(PY) -m verify selftest --jobs $(J)
 	$(call PHASE,verify generated-patches/linux-6.1)
@@ -138,7 +155,7 @@ clean:
 distclean:
 	$(Q)rm -rf build
 
-.PHONY: help spatch scan verify boot-test boot-test-mutant test-rules test bench deps \
+.PHONY: help spatch scan verify boot-test boot-test-mutant test-rules test-judge test bench deps \
 	clean distclean
 
 Makefile: ;

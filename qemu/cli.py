@@ -138,7 +138,9 @@ def write_atomic(path: Path, text: str) -> None:
 
 
 def resolve(args: argparse.Namespace) -> tuple[dtree.Tree, Path, List[Path]]:
-    tr = dtree.pristine(args.kdir)
+    name = dtree.check_tree_name(args.tree) if args.tree else \
+        dtree.tree_of_series(args.series) if args.series else dtree.DEFAULT_NAME
+    tr = dtree.pristine(args.kdir, tree_name=name)
     series = (args.series or default_series(tr)).resolve()
     patches = dtree.series_patches(series)
     if not patches:
@@ -190,7 +192,8 @@ def cmd_mutant(args: argparse.Namespace) -> int:
 def cmd_bench(args: argparse.Namespace) -> int:
     """Cold (optional) and warm run times, and the median of repeated boots."""
     tr, series, _ = resolve(args)
-    run_args = argparse.Namespace(kdir=args.kdir, series=series, report=None, jobs=args.jobs)
+    run_args = argparse.Namespace(kdir=args.kdir, tree=args.tree, series=series, report=None,
+                                  jobs=args.jobs)
     figures: Dict[str, float] = {}
     if args.cold:
         for arch in ARCHS:
@@ -252,7 +255,8 @@ def _remove(path: Path) -> None:
 
 
 def add_tree_opts(p: argparse.ArgumentParser) -> None:
-    p.add_argument("--kdir", type=Path, help="kernel tree (default: Debian's linux-source-6.1)")
+    p.add_argument("--kdir", type=Path, help="your own kernel tree")
+    p.add_argument("--tree", help="without --kdir, one of Debian's trees (default: the series')")
     p.add_argument("--series", type=Path, help="format-patch directory (default: generated-patches/<tree>)")
     p.add_argument("--jobs", type=int, default=2, help="make -j (default 2)")
 

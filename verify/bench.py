@@ -26,7 +26,7 @@ def timed(opts: Options) -> tuple[float, str]:
 
 
 def main(opts: Options) -> int:
-    tree = pristine(opts.kdir)
+    tree = pristine(opts.kdir, tree_name=opts.tree)
     for arch in ARCHES:
         shutil.rmtree(BUILD / "verify" / tree.name / f"{arch.name}-{opts.state}",
                       ignore_errors=True)

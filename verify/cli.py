@@ -9,17 +9,19 @@ from pathlib import Path
 from typing import Callable, Dict, Optional, Sequence
 
 from demagic.proc import DemagicError, Progress, UsageError
-from demagic.tree import REPO_ROOT
+from demagic.tree import REPO_ROOT, check_tree_name, tree_of_series
 from verify import bench, selftest
 from verify.matrix import render_json, render_markdown, render_text
 from verify.run import Options, default_out, verify, write_reports
 
 DEFAULT_SERIES = REPO_ROOT / "generated-patches" / "linux-6.1"
-DEFAULT_REF = Path("/work/shared/reference")
+DEFAULT_REF = REPO_ROOT.parent / "shared" / "reference"
 
 
 def add_run_opts(parser: argparse.ArgumentParser) -> None:
-    parser.add_argument("--kdir", type=Path, help="kernel tree (default: Debian linux-source-6.1)")
+    parser.add_argument("--kdir", type=Path, help="your own kernel tree")
+    parser.add_argument("--tree", help="without --kdir, one of Debian's trees (default: the one "
+                        "the series names)")
     parser.add_argument("--series", type=Path, default=DEFAULT_SERIES, help="format-patch directory")
     parser.add_argument("--ref", type=Path, help="upstream patches (default: %s when present; "
                         "'none' to skip)" % DEFAULT_REF)
@@ -37,8 +39,9 @@ def options(args: argparse.Namespace) -> Options:
         ref = DEFAULT_REF
     elif ref is not None and str(ref) == "none":
         ref = None
+    tree = check_tree_name(args.tree) if args.tree else tree_of_series(args.series)
     return Options(kdir=args.kdir, series=args.series, ref=ref, out=args.out,
-                   jobs=args.jobs, fast=args.fast)
+                   jobs=args.jobs, fast=args.fast, tree=tree)
 
 
 def do_run(args: argparse.Namespace) -> int:
@@ -46,7 +49,7 @@ def do_run(args: argparse.Namespace) -> int:
     matrix = verify(opts, Progress())
     text = render_text(matrix)
     print(text, end="")
-    write_reports(matrix, opts.out or default_out(opts.kdir), text,
+    write_reports(matrix, opts.out or default_out(opts.kdir, opts.tree), text,
                   render_markdown(matrix), render_json(matrix))
     return 1 if matrix.failed() else 0
 

@@ -9,7 +9,7 @@ from typing import Callable, Dict, List, Sequence, Tuple
 
 from demagic.proc import run
 from verify.arches import Arch, candidates, enabled, object_of
-from verify.patch import Patch
+from demagic.patches import Patch
 
 # A header-only patch is proved by this many of the sources that include it.
 INCLUDERS = 3

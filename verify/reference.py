@@ -18,7 +18,7 @@ from pathlib import Path
 from typing import Dict, List, Optional, Sequence
 
 from verify.matrix import Cell, failed, not_applicable, passed
-from verify.patch import Patch, magic_names, parse_file
+from demagic.patches import Patch, magic_names, parse_file
 
 
 def normalise(line: str) -> str:

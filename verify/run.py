@@ -11,11 +11,12 @@ from typing import Callable, Dict, List, Optional, Set, Tuple
 
 from demagic.proc import DemagicError, Progress, UsageError, run
 from demagic.tree import BUILD, GIT_ENV, REPO_ROOT, Tree, pristine, series_patches, worktree
-from verify import basecache, checkpatch, layout, leftovers, reference
+from demagic import leftovers
+from verify import basecache, checkpatch, layout, reference
 from verify.arches import ARCHES, Arch, by_name
 from verify.kbuild import BuildDir, BuildError, ObjectResult, new_warnings, pahole, tools_missing
 from verify.matrix import Cell, Matrix, Row, failed, not_applicable, passed
-from verify.patch import Patch, Removed, added_members, parse_series, removed_identifiers
+from demagic.patches import Patch, Removed, added_members, parse_series, removed_identifiers
 from verify.plan import ObjectPlan, plan, union
 
 FAST_NOTE = ("--fast: no build after each patch: bisect is n.a., builds and layout compare "
@@ -49,6 +50,7 @@ class Options:
     jobs: int = 2
     fast: bool = False
     worktree: str = "verify"
+    tree: str = "linux-6.1"
     state: str = "series"
     quiet: bool = False
 
@@ -314,7 +316,7 @@ def verify(opts: Options, progress: Progress) -> Matrix:
     if not paths:
         raise UsageError(f"SERIES={opts.series}: no numbered patches")
     patches = parse_series(paths)
-    tree = pristine(opts.kdir, progress)
+    tree = pristine(opts.kdir, progress, opts.tree)
     progress.step(f"worktree {opts.worktree} at the pristine {tree.name}")
     wt = worktree(tree, opts.worktree)
     lift(wt, patches)
@@ -345,8 +347,8 @@ def shown(path: Path) -> str:
         return str(path)
 
 
-def default_out(kdir: Optional[Path]) -> Path:
-    name = "linux-6.1" if kdir is None else kdir.resolve().name
+def default_out(kdir: Optional[Path], tree: str = "linux-6.1") -> Path:
+    name = tree if kdir is None else kdir.resolve().name
     return BUILD / "verify" / name
 
 

@@ -111,7 +111,7 @@ def write_series(src: Path, case: Case, out: Path) -> Path:
 def main(base: Options) -> int:
     """Run every case; 0 only when each failed exactly where expected."""
     progress = Progress()
-    tree = pristine(base.kdir, progress)
+    tree = pristine(base.kdir, progress, base.tree)
     root = BUILD / "verify" / tree.name / "selftest"
     bad: List[str] = []
     for case in CASES:

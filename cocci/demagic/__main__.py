@@ -15,6 +15,7 @@ COMMANDS: Dict[str, str] = {
     "tree": "demagic.tree",
     "scan": "demagic.scan",
     "test-rules": "demagic.casetest",
+    "test-judge": "demagic.judgetest",
     "spatch": "demagic.series",
     "check-series": "demagic.series:check_main",
     "bench": "demagic.bench",

@@ -27,7 +27,8 @@ PACKAGES: Dict[str, List[str]] = {
         "qemu-system-x86", "busybox-static", "libc6-dev-i386", "lib32gcc-12-dev", "patch"],
     "bench": BASE + ["linux-source-6.1"],
 }
-PACKAGES["test"] = sorted(set(sum(PACKAGES.values(), [])))
+# make test regenerates the committed series of both of Debian's trees.
+PACKAGES["test"] = sorted(set(sum(PACKAGES.values(), [])) | {"linux-source-6.12"})
 # Foreign dpkg architectures whose packages a target downloads (the i386
 # guest's busybox-static:i386, unpacked, never installed on the host).
 FOREIGN: Dict[str, List[str]] = {"boot-test": ["i386"], "test": ["i386"]}
@@ -87,13 +88,18 @@ def ensure(target: str) -> None:
     if target not in PACKAGES:
         raise DemagicError(f"deps: unknown target '{target}'")
     add_foreign(target)
-    need = missing(PACKAGES[target])
+    ensure_packages(PACKAGES[target], target)
+
+
+def ensure_packages(packages: Sequence[str], why: str) -> None:
+    """Install what of packages is missing (as root), or say how to."""
+    need = missing(packages)
     if not need:
         return
     cmd = "apt-get install " + " ".join(shlex.quote(p) for p in need)
     if os.geteuid() != 0:
-        raise DemagicError(f"{target} needs Debian packages; run as root: {cmd}")
-    print(f"  installing for {target}: {' '.join(need)}", file=sys.stderr, flush=True)
+        raise DemagicError(f"{why} needs Debian packages; run as root: {cmd}")
+    print(f"  installing for {why}: {' '.join(need)}", file=sys.stderr, flush=True)
     install(need)
 
 

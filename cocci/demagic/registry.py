@@ -1,5 +1,6 @@
 # SPDX-License-Identifier: GPL-2.0
-"""Documentation/process/magic-number.rst and its translations."""
+"""The registry of magic numbers (magic-number.rst) and its translations, wherever the
+tree keeps them (Documentation/process/ until 6.1, Documentation/staging/ later)."""
 
 from __future__ import annotations
 
@@ -8,7 +9,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import List
 
-REGISTRY = "Documentation/process/magic-number.rst"
+NAME = "magic-number.rst"
 ROW = re.compile(r"^([A-Z][A-Z0-9_]*)\s+(\S+)\s+(\S+)\s+``([^`]+)``\s*$")
 
 
@@ -22,22 +23,24 @@ class Entry:
 
 
 def files(tree: Path) -> List[str]:
-    """The registry and its translations, relative to the tree top."""
-    if not (tree / REGISTRY).exists():
+    """The registry first, then its translations, relative to the tree top; [] if none."""
+    docs = tree / "Documentation"
+    if not docs.is_dir():
         return []
-    found = [REGISTRY]
-    found += sorted(str(p.relative_to(tree))
-                    for p in (tree / "Documentation/translations").glob("*/process/magic-number.rst"))
-    return found
+    found = sorted(str(p.relative_to(tree)) for p in docs.rglob(NAME))
+    main = [f for f in found if "/translations/" not in f]
+    if not main:
+        return []
+    return main[:1] + [f for f in found if "/translations/" in f]
 
 
 def entries(tree: Path) -> List[Entry]:
     """The rows of the registry, in table order; [] when the tree has none."""
-    path = tree / REGISTRY
-    if not path.exists():
+    paths = files(tree)
+    if not paths:
         return []
     out = []
-    for line in path.read_text(errors="replace").splitlines():
+    for line in (tree / paths[0]).read_text(errors="replace").splitlines():
         m = ROW.match(line)
         if m:
             out.append(Entry(*m.groups()))

@@ -157,7 +157,8 @@ def write_out(text: str, out: Optional[Path]) -> None:
 
 def parse_args(argv: Sequence[str]) -> argparse.Namespace:
     p = argparse.ArgumentParser(prog="demagic scan", description=__doc__)
-    p.add_argument("--kdir", type=Path, help="kernel tree (default: Debian linux-source-6.1)")
+    p.add_argument("--kdir", type=Path, help="your own kernel tree")
+    p.add_argument("--tree", default="linux-6.1", help="without --kdir, one of Debian's trees")
     p.add_argument("--subdir", help="only this subdirectory of the tree (as M=)")
     p.add_argument("--macros", nargs="+", help="judge only these constants")
     p.add_argument("--format", choices=("text", "json"), default="text")
@@ -175,7 +176,8 @@ def parse_args(argv: Sequence[str]) -> argparse.Namespace:
 def main(argv: Sequence[str]) -> int:
     args = parse_args(argv)
     from demagic import tree
-    root = args.kdir.resolve() if args.kdir else tree.pristine(None).repo
+    root = args.kdir.resolve() if args.kdir else \
+        tree.pristine(None, tree_name=tree.check_tree_name(args.tree)).repo
     if args.kdir:
         tree.check_kdir(root)
     progress = Progress()

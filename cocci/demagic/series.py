@@ -12,7 +12,9 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Dict, List, Optional, Sequence, Tuple
 
-from demagic import export, message, registry, rewrite, scan, tree as trees
+from demagic import (export, leftovers, message, patches, registry, rewrite, scan, scanout,
+                     tree as trees)
+from demagic.texts import Texts
 from demagic.model import Candidate, Verdict
 from demagic.proc import DemagicError, Progress, UsageError, run
 
@@ -38,6 +40,7 @@ class Summary:
     entries: List[Entry] = field(default_factory=list)
     skipped: List[str] = field(default_factory=list)
     warnings: List[str] = field(default_factory=list)
+    review: List[Candidate] = field(default_factory=list)
 
 
 def identity(fixed: bool) -> Tuple[str, str]:
@@ -139,24 +142,45 @@ def write_commits(tree: trees.Tree, work: Path, cands: List[Candidate], who: Tup
             if not result.files:
                 summary.skipped.append(f"{name}: nothing to rewrite")
                 continue
+            paths = result.files + registry.drop_rows(work, list(macros))
+            left = leftovers_of(work, paths)
+            if left:
+                _skip_manual(work, summary, name, "the rewrite leaves " + "; ".join(left[:3]))
+                continue
             prefix = message.prefix_for(work, sorted(result.files, key=lambda f: -_changed(work, f)),
                                         tree.has_history)
-            paths = result.files + registry.drop_rows(work, list(macros))
             body = message.body(target, group_cands, result, rewrite.RULE_OF[target.verdict])
         entry.subject = _subject(prefix, entry, group_cands[0].evidence.flag_name)
         commit(work, entry.subject, body, who, paths)
         entry.files, entry.removed, _ = numstat(work)
         summary.entries.append(entry)
     if has_registry and summary.entries and not registry.entries(work):
+        main = registry.files(work)[0]
         paths = registry.remove_all(work)
         commit(work, "Documentation: remove magic-number.rst", message.REMOVAL_BODY, who, paths)
         files, removed, _ = numstat(work)
         summary.entries.append(Entry((), Verdict.KEEP, [], "Documentation: remove magic-number.rst",
-                                     files, removed, "registry"))
+                                     files, removed, "registry:" + main))
     return summary
 
 
 MANUAL = "needs a manual fix"
+
+
+def leftovers_of(work: Path, paths: Sequence[str]) -> List[str]:
+    """What the uncommitted change of paths removes but leaves a reference to: the
+    nothing-left check of verify, on the patch before it is committed."""
+    diff = run(["git", "-C", str(work), "diff", "HEAD", "--", *paths]).stdout
+    if not diff.strip():
+        return []
+    patch = patches.parse_text(diff, Path("(rewrite)"))
+
+    def old_text(rel: str) -> str:
+        res = run(["git", "-C", str(work), "show", f"HEAD:{rel}"], check=False)
+        return res.stdout if res.returncode == 0 else ""
+
+    hits, _notes = leftovers.check(work, patches.removed_identifiers(patch, old_text))
+    return hits
 
 
 def _skip_manual(work: Path, summary: Summary, name: str, why: str) -> None:
@@ -180,8 +204,9 @@ def cover_blurb(tree: trees.Tree, summary: Summary) -> str:
             + ", ".join(parts)
             + (f", and {len(keeps)} that were never magic numbers leave the registry "
                f"({', '.join(keeps)})" if keeps else "") + ".")
-    if any(e.note == "registry" for e in summary.entries):
-        text += " The last patch removes Documentation/process/magic-number.rst itself."
+    gone = [e for e in summary.entries if e.note.startswith("registry:")]
+    if gone:
+        text += f" The last patch removes {gone[0].note.split(':', 1)[1]} itself."
     paras = [message._flow(text), message._flow(
         "Each patch was made by demagic's semantic patches (cocci/*.cocci), one "
         "magic number at a time; its message says where the magic was set and "
@@ -190,13 +215,19 @@ def cover_blurb(tree: trees.Tree, summary: Summary) -> str:
             f"{'-' * 28} {'-' * 8} {'-' * 5} {'-' * 13}"]
     for e in summary.entries:
         name = message.group_name(e.macros) if e.macros else "magic-number.rst"
-        verdict = "registry" if e.note == "registry" else e.verdict.value
+        verdict = "registry" if e.note.startswith("registry:") else e.verdict.value
         rows.append(f"{name:<28} {verdict:<8} {e.files:>5} {e.removed:>13}")
     paras.append("\n".join(rows))
     manual = [line for line in summary.skipped if f": {MANUAL}: " in line]
     if manual:
         paras.append("Not in this series, for a manual fix:\n" +
                      "\n".join(f"  {line}" for line in manual))
+    if summary.review:
+        lines = ["Not in this series, left for review (not enough evidence either way):"]
+        for c in summary.review:
+            where = f"{c.define.file}" if c.define else c.header
+            lines.append(f"  {c.macro} ({where}): {c.reason}")
+        paras.append("\n".join(lines))
     return "\n\n".join(paras)
 
 
@@ -214,44 +245,86 @@ def _gone(macros: Sequence[str], cands: Sequence[Candidate]) -> List[Candidate]:
             for m in macros if m not in have]
 
 
+SCOPES = ("registry", "all")
+
+
+@dataclass
+class Plan:
+    """What a series is made of: the candidates in order, and what is left out."""
+    cands: List[Candidate]
+    review: List[Candidate]
+    whole: scan.Scan          # the scan of the tree (or M=), written beside the series
+    scope: str
+
+
+def default_scope(tree: trees.Tree) -> str:
+    """The registry's own tree reproduces the 2022 series; any other gets everything."""
+    return "registry" if tree.name == trees.DEFAULT_NAME and tree.debian else "all"
+
+
+def plan(tree: trees.Tree, work: Path, targets: Sequence[str], subdir: Optional[str],
+         jobs: int, progress: Progress, scope: str) -> Plan:
+    """Scan the tree and choose the series: TARGETS=, or the registry's rows (scope
+    registry), or those and every other remove or flag verdict (scope all)."""
+    progress.step(f"scanning {tree.name}" + (f"/{subdir}" if subdir else ""))
+    whole = scan.collect(work, subdir, None, jobs, progress)
+    rows = [e.macro for e in registry.entries(work)]
+    wanted = list(targets) or rows
+    named: List[Candidate] = []
+    if wanted:
+        progress.step(f"judging {len(wanted)} named magic numbers")
+        named = scan.collect(work, subdir, wanted, jobs, progress).cands
+    if targets:
+        missing = [t for t in targets if t not in {c.macro for c in named}]
+        if missing and len(missing) == len(targets):
+            raise UsageError(f"TARGETS: {', '.join(missing)} not found in {tree.name}")
+        for gone in missing:
+            progress.step(f"{gone}: not in {tree.name} (already gone?)")
+        return Plan(named, [c for c in named if c.verdict is Verdict.REVIEW], whole, scope)
+    order = {m: i for i, m in enumerate(rows)}
+    cands = sorted(named + _gone(rows, named), key=lambda c: order[c.macro])
+    review = [c for c in cands if c.verdict is Verdict.REVIEW]
+    cands = [c for c in cands if c.verdict is not Verdict.REVIEW]
+    if scope == "all":
+        known = {c.macro for c in cands}
+        cands += [c for c in whole.cands if c.macro not in known
+                  and c.verdict in (Verdict.REMOVE, Verdict.FLAG)]
+        review += [c for c in whole.cands if c.macro not in known and c.verdict is Verdict.REVIEW]
+    return Plan(cands, review, whole, scope)
+
+
 def build(kdir: Optional[Path], out: Optional[Path], targets: Sequence[str],
-          subdir: Optional[str], jobs: int, who: Optional[Tuple[str, str]]) -> Path:
+          subdir: Optional[str], jobs: int, who: Optional[Tuple[str, str]],
+          tree_name: str = trees.DEFAULT_NAME, scope: str = "") -> Path:
     """The whole of make spatch; returns the series directory."""
     progress = Progress()
-    signer = who or identity(fixed=kdir is None)
-    tree = trees.pristine(kdir, progress)
+    tree = trees.pristine(kdir, progress, tree_name)
+    signer = who or identity(fixed=tree.debian)
     work = trees.worktree(tree, "series")
     if subdir and not (work / subdir).is_dir():
         raise UsageError(f"M={subdir}: no such directory in {tree.name}")
-    rows = [e.macro for e in registry.entries(work)]
-    macros = list(targets) or rows or None
-    progress.step(f"scanning {tree.name} for " + (f"{len(macros)} magic numbers" if macros
-                                                   else "magic numbers"))
-    cands = scan.collect(work, subdir, macros, jobs, progress).cands
-    if targets:
-        for gone in [t for t in targets if t not in {c.macro for c in cands}]:
-            progress.step(f"{gone}: not in {tree.name} (already gone?)")
-    if macros is None:
-        cands = [c for c in cands if c.verdict in (Verdict.REMOVE, Verdict.FLAG)]
-    elif rows and not targets:
-        order = {m: i for i, m in enumerate(rows)}
-        cands = sorted(cands + _gone(rows, cands), key=lambda c: order[c.macro])
-    summary = write_commits(tree, work, cands, signer, jobs, subdir, progress,
-                            discovered=macros is None)
+    chosen = plan(tree, work, targets, subdir, jobs, progress, scope or default_scope(tree))
+    summary = write_commits(tree, work, chosen.cands, signer, jobs, subdir, progress,
+                            discovered=not targets and not registry.entries(work)
+                            or chosen.scope == "all")
+    summary.review = chosen.review
     dest = (out or REPO / "generated-patches" / tree.name).resolve()
     tmp = dest.with_name(f".{dest.name}.new")
     shutil.rmtree(tmp, ignore_errors=True)
     tmp.mkdir(parents=True)
+    (tmp / "scan.txt").write_text(scanout.format_text(chosen.whole, Texts(work)))
     for line in summary.skipped:
         print(f"  skipped {line}")
+    for c in summary.review:
+        print(f"  review {c.macro}: {c.reason}")
     if not summary.entries:
         progress.step(f"no magic numbers left to retire in {tree.name}: the series is empty")
         export.replace_dir(tmp, dest)
         return dest
     progress.step(f"format-patch, get_maintainer.pl and checkpatch.pl on "
                   f"{len(summary.entries)} patches")
-    patches = export.format_series(work, tree.base, tmp, signer)
-    cover, numbered = patches[0], patches[1:]
+    written = export.format_series(work, tree.base, tmp, signer)
+    cover, numbered = written[0], written[1:]
     mailed = export.mail_all(work, numbered, jobs)
     for patch in numbered:
         export.add_headers(patch, mailed[patch])
@@ -281,6 +354,11 @@ def parse_identity(text: str) -> Tuple[str, str]:
 def main(argv: Optional[Sequence[str]] = None) -> int:
     parser = argparse.ArgumentParser(prog="demagic spatch", description=__doc__)
     parser.add_argument("--kdir", type=Path, help="kernel tree (default: Debian linux-source-6.1)")
+    parser.add_argument("--tree", default=trees.DEFAULT_NAME,
+                        help=f"without --kdir, one of Debian's trees: {', '.join(trees.DEBIAN_TREES)}")
+    parser.add_argument("--scope", choices=SCOPES, help="registry: only the registry's entries "
+                        "(the default for linux-6.1, which reproduces the 2022 series); all: "
+                        "every remove and flag verdict too (the default elsewhere)")
     parser.add_argument("--out", type=Path, help="series directory")
     parser.add_argument("--targets", default="", help="space-separated magic macros")
     parser.add_argument("--subdir", help="limit to this subdirectory (M=)")
@@ -288,16 +366,18 @@ def main(argv: Optional[Sequence[str]] = None) -> int:
     parser.add_argument("--identity", help="'Name <mail>' for Signed-off-by")
     args = parser.parse_args(argv)
     who = parse_identity(args.identity) if args.identity else None
-    build(args.kdir, args.out, args.targets.split(), args.subdir, args.jobs, who)
+    build(args.kdir, args.out, args.targets.split(), args.subdir, args.jobs, who,
+          trees.check_tree_name(args.tree), args.scope or "")
     return 0
 
 
 def check(series: Path, jobs: int) -> int:
-    """Regenerate the committed series of the default tree and compare, byte for byte."""
+    """Regenerate a committed series (generated-patches/<tree>/, of one of Debian's
+    trees) and its scan.txt, and compare, byte for byte."""
     fresh = trees.BUILD / "check" / series.name
-    build(None, fresh, [], None, jobs, None)
-    want = {p.name: p for p in series.glob("*.patch")}
-    got = {p.name: p for p in fresh.glob("*.patch")}
+    build(None, fresh, [], None, jobs, None, trees.check_tree_name(series.name))
+    want = {p.name: p for p in list(series.glob("*.patch")) + list(series.glob("scan.txt"))}
+    got = {p.name: p for p in list(fresh.glob("*.patch")) + list(fresh.glob("scan.txt"))}
     bad = sorted(n for n in set(want) | set(got)
                  if n not in want or n not in got or want[n].read_bytes() != got[n].read_bytes())
     for name in bad:

@@ -1,9 +1,10 @@
 # SPDX-License-Identifier: GPL-2.0
 """Kernel trees: a pristine git copy under build/trees/, and worktrees off it.
 
-The user's KDIR is only ever read.  The default tree is Debian's
-linux-source-6.1, extracted once; a half-done extraction or import has no
-stamp and is redone.
+The user's KDIR is only ever read.  Without KDIR the tree is one of Debian's
+linux-source packages (TREE=linux-6.1, the default, or linux-6.12),
+installed when missing and extracted once; a half-done extraction or import
+has no stamp and is redone.
 """
 
 from __future__ import annotations
@@ -21,8 +22,9 @@ from demagic.proc import DemagicError, Progress, UsageError, run
 
 REPO_ROOT = Path(__file__).resolve().parents[2]
 BUILD = Path(os.environ.get("DEMAGIC_BUILD", REPO_ROOT / "build"))
-DEFAULT_TARBALL = Path("/usr/src/linux-source-6.1.tar.xz")
 DEFAULT_NAME = "linux-6.1"
+# The trees demagic provides itself, from Debian's packages: name -> kernel series.
+DEBIAN_TREES = {"linux-6.1": "6.1", "linux-6.12": "6.12"}
 # A fixed identity and date make the pristine commit, and so everything after it, reproducible.
 GIT_ENV = {
     "GIT_AUTHOR_NAME": "demagic", "GIT_AUTHOR_EMAIL": "demagic@localhost",
@@ -39,6 +41,34 @@ class Tree:
     base: str          # the pristine commit
     version: str       # e.g. 6.1.192
     has_history: bool  # the source was a git checkout with history
+    origin: str = ""   # what it was made from, in words: "Debian's linux-source-6.1 6.1.192-1"
+
+    @property
+    def debian(self) -> bool:
+        """One of Debian's packaged trees (its series is reproducible)."""
+        return self.origin.startswith("Debian's ")
+
+
+def package(name: str) -> str:
+    """The Debian package of a tree demagic provides."""
+    return f"linux-source-{DEBIAN_TREES[name]}"
+
+
+def tarball(name: str) -> Path:
+    return Path(f"/usr/src/{package(name)}.tar.xz")
+
+
+def check_tree_name(name: str) -> str:
+    if name not in DEBIAN_TREES:
+        raise UsageError(f"TREE={name}: not a tree demagic provides (one of "
+                         f"{', '.join(sorted(DEBIAN_TREES))}; or KDIR= for your own)")
+    return name
+
+
+def package_version(name: str) -> str:
+    """The installed version of the tree's Debian package ("" when unknown)."""
+    res = run(["dpkg-query", "-W", "-f=${Version}", package(name)], check=False)
+    return res.stdout.strip() if res.returncode == 0 else ""
 
 
 def kernel_version(kdir: Path) -> str:
@@ -70,11 +100,11 @@ def _git(repo: Path, *args: str, check: bool = True) -> str:
     return run(["git", "-C", str(repo), *args], env=GIT_ENV, check=check).stdout
 
 
-def _identity(kdir: Optional[Path]) -> str:
+def _identity(kdir: Optional[Path], name: str) -> str:
     """What the pristine copy was made from: redo it when this changes."""
     if kdir is None:
-        st = DEFAULT_TARBALL.stat()
-        return f"tarball {DEFAULT_TARBALL} {st.st_size} {int(st.st_mtime)}"
+        st = tarball(name).stat()
+        return f"tarball {tarball(name)} {st.st_size} {int(st.st_mtime)}"
     if (kdir / ".git").exists():
         head = run(["git", "-C", str(kdir), "rev-parse", "HEAD"], check=False).stdout.strip()
         if head:
@@ -92,16 +122,14 @@ def _import(src: Path, repo: Path, progress: Progress) -> None:
     _git(repo, "commit", "-q", "--no-verify", "-m", f"pristine {src}")
 
 
-def _populate(kdir: Optional[Path], tmp: Path, progress: Progress) -> bool:
+def _populate(kdir: Optional[Path], name: str, tmp: Path, progress: Progress) -> bool:
     """Copy or extract the source into tmp; True when it brought git history."""
     if kdir is None:
-        if not DEFAULT_TARBALL.exists():
-            raise DemagicError(f"{DEFAULT_TARBALL} missing: apt-get install linux-source-6.1")
-        progress.step(f"extracting {DEFAULT_TARBALL}")
+        progress.step(f"extracting {tarball(name)}")
         unpack = tmp.parent / (tmp.name + ".x")
         shutil.rmtree(unpack, ignore_errors=True)
         unpack.mkdir(parents=True)
-        run(["tar", "-C", str(unpack), "-xf", str(DEFAULT_TARBALL)])
+        run(["tar", "-C", str(unpack), "-xf", str(tarball(name))])
         (top,) = list(unpack.iterdir())
         top.rename(tmp)
         unpack.rmdir()
@@ -116,32 +144,60 @@ def _populate(kdir: Optional[Path], tmp: Path, progress: Progress) -> bool:
     return False
 
 
-def pristine(kdir: Optional[Path] = None, progress: Optional[Progress] = None) -> Tree:
-    """The pristine git copy of kdir (default: Debian's linux-source-6.1)."""
+def _ensure_package(name: str) -> None:
+    """Debian's package of the tree, installed when missing (as root)."""
+    if tarball(name).exists():
+        return
+    from demagic import deps
+    deps.ensure_packages([package(name)], f"TREE={name}")
+    if not tarball(name).exists():
+        raise DemagicError(f"{tarball(name)} missing after installing {package(name)}")
+
+
+def pristine(kdir: Optional[Path] = None, progress: Optional[Progress] = None,
+             tree_name: str = DEFAULT_NAME) -> Tree:
+    """The pristine git copy of kdir, or of Debian's tree tree_name."""
     progress = progress or Progress()
     if kdir is not None:
         kdir = kdir.resolve()
         check_kdir(kdir)
-    name = DEFAULT_NAME if kdir is None else kdir.name
+    else:
+        _ensure_package(check_tree_name(tree_name))
+    name = tree_name if kdir is None else kdir.name
     repo = BUILD / "trees" / name
     stamp = BUILD / "trees" / f"{name}.stamp"
-    ident = _identity(kdir)
+    ident = _identity(kdir, name)
     if not (stamp.exists() and stamp.read_text().strip() == ident and repo.is_dir()):
         tmp = BUILD / "trees" / f"{name}.tmp"
         for stale in (tmp, repo):
             shutil.rmtree(stale, ignore_errors=True)
         stamp.unlink(missing_ok=True)
         tmp.parent.mkdir(parents=True, exist_ok=True)
-        history = _populate(kdir, tmp, progress)
+        history = _populate(kdir, name, tmp, progress)
         if not history:
-            _import(kdir or DEFAULT_TARBALL, tmp, progress)
+            _import(kdir or tarball(name), tmp, progress)
         (tmp / ".git" / "demagic-history").write_text("yes\n" if history else "no\n")
         tmp.rename(repo)
         stamp.write_text(ident + "\n")
         progress.step(f"pristine tree ready: {repo}")
     base = _git(repo, "rev-parse", "pristine").strip()
     history = (repo / ".git" / "demagic-history").read_text().strip() == "yes"
-    return Tree(name, repo, base, kernel_version(repo), history)
+    if kdir is None:
+        origin = f"Debian's {package(name)} {package_version(name)}".rstrip()
+    else:
+        origin = f"{'the git checkout' if history else 'the tree'} {kdir}"
+    return Tree(name, repo, base, kernel_version(repo), history, origin)
+
+
+def tree_of_series(series: Path) -> str:
+    """Which of Debian's trees a series was made for: its cover letter names the
+    package; else the directory's own name; else the default."""
+    cover = next(iter(sorted(series.glob("0000-cover-letter.patch"))), None)
+    if cover is not None:
+        m = re.search(r"\blinux-source-(\d+\.\d+)\b", cover.read_text(errors="replace"))
+        if m and f"linux-{m.group(1)}" in DEBIAN_TREES:
+            return f"linux-{m.group(1)}"
+    return series.name if series.name in DEBIAN_TREES else DEFAULT_NAME
 
 
 def series_patches(series: Path) -> List[Path]:
@@ -183,11 +239,12 @@ def main(argv: Sequence[str] | None = None) -> int:
     """tree [--kdir K] [--worktree NAME [--series DIR] [--upto N]]: print a path."""
     parser = argparse.ArgumentParser(prog="demagic tree", description=__doc__)
     parser.add_argument("--kdir", type=Path)
+    parser.add_argument("--tree", default=DEFAULT_NAME)
     parser.add_argument("--worktree")
     parser.add_argument("--series", type=Path)
     parser.add_argument("--upto", type=int)
     args = parser.parse_args(argv)
-    tree = pristine(args.kdir)
+    tree = pristine(args.kdir, tree_name=args.tree)
     if args.worktree:
         print(worktree(tree, args.worktree, args.series, args.upto))
     else:

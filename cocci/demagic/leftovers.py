@@ -26,8 +26,8 @@ import re
 from pathlib import Path
 from typing import List, Sequence, Set, Tuple
 
-from demagic.proc import run
-from verify.patch import Removed
+from demagic.texts import grep_words
+from demagic.patches import Removed
 
 SOURCES = (".c", ".h", ".S")
 Hit = Tuple[str, int, str]
@@ -35,12 +35,8 @@ Hit = Tuple[str, int, str]
 
 def git_grep(wt: Path, words: Sequence[str]) -> List[Hit]:
     """(file, line, text) of every line holding one of the words (one pass over the tree)."""
-    argv = ["git", "-C", str(wt), "grep", "-n", "-I", "-w", "-F"]
-    for word in sorted(set(words)):
-        argv += ["-e", word]
-    res = run(argv, check=False)
     out = []
-    for line in res.stdout.splitlines():
+    for line in grep_words(wt, words, ["*"], options=["-n"]).splitlines():
         parts = line.split(":", 2)
         if len(parts) == 3 and parts[1].isdigit():
             out.append((parts[0], int(parts[1]), parts[2]))

@@ -1,5 +1,6 @@
 # SPDX-License-Identifier: GPL-2.0
-"""git format-patch files: subject, files, hunks, and the identifiers a patch retires."""
+"""The series model: git format-patch files parsed once (subject, files, hunks) and the
+identifiers each patch retires.  The series writer, verify and the boot suite all read it."""
 
 from __future__ import annotations
 
