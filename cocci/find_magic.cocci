@@ -149,7 +149,7 @@ position p;
 
 if (<+... \(E->fld@p op C\|E.fld@p op C\|C op E->fld@p\|C op E.fld@p\|fld@p(E, C)\) ...+>) \(return ...;\|goto l;\|break;\|continue;\)
 
-@store depends on set && cmp@
+@store depends on set@
 identifier set.fld;
 expression E, X;
 position p;
@@ -175,7 +175,7 @@ position store.p;
  S.fld@p = ...
 )
 
-@truth depends on set && cmp@
+@truth depends on set@
 identifier set.fld;
 expression E;
 statement S1, S2;

@@ -31,6 +31,7 @@ class Found:
     bases: Bases = field(default_factory=dict)
     cols: Dict[Tuple[str, int, str], int] = field(default_factory=dict)  # check -> column
     found: Dict[str, "structs.Struct"] = field(default_factory=dict)
+    switches: Dict[Tuple[str, int, str], str] = field(default_factory=dict)  # case -> switch (x)
 
 
 def key_of(c: Candidate) -> str:

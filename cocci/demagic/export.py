@@ -8,7 +8,7 @@ import shutil
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Dict, List, Sequence, Tuple
+from typing import Dict, List, Optional, Sequence, Tuple
 
 from demagic.proc import DemagicError, run
 
@@ -23,13 +23,30 @@ class Mailed:
     cc: Tuple[str, ...]
 
 
+# To: the people who look after the code; Cc: reviewers and lists.
+TO_ROLES = ("maintainer", "supporter", "odd fixer", "chief penguin")
+# get_maintainer.pl options demagic uses, by the name its GetOptions declares.
+GM_OPTIONS = (("--no-git", "git!"), ("--no-git-fallback", "git-fallback!"), ("--no-tree", "tree!"))
+
+
+def gm_options(script: Path) -> List[str]:
+    """The options of GM_OPTIONS that this tree's get_maintainer.pl accepts."""
+    text = script.read_text(errors="replace")
+    return [opt for opt, decl in GM_OPTIONS if f"'{decl}'" in text or f'"{decl}"' in text]
+
+
 def maintainers(work: Path, patch: Path) -> Mailed:
-    """To: the maintainers, Cc: reviewers and lists, from get_maintainer.pl."""
+    """To: the maintainers, Cc: reviewers and lists, from the tree's get_maintainer.pl.
+
+    A tree without the script gets no addresses; a script that fails stops the run."""
     script = work / "scripts" / "get_maintainer.pl"
     if not script.exists():
         return Mailed((), ())
-    res = run(["perl", str(script), "--no-git", "--no-git-fallback", "--no-tree",
-               "--no-substatus", str(patch)], cwd=work, check=False)
+    res = run(["perl", str(script), *gm_options(script), str(patch)], cwd=work, check=False)
+    if res.returncode != 0:
+        why = (res.stderr or res.stdout).strip().splitlines()
+        raise DemagicError(f"scripts/get_maintainer.pl failed on {patch.name} "
+                           f"(exit {res.returncode}): {why[0] if why else 'no message'}")
     to: List[str] = []
     cc: List[str] = []
     for line in res.stdout.splitlines():
@@ -37,7 +54,9 @@ def maintainers(work: Path, patch: Path) -> Mailed:
         who, role = (m.group(1), m.group(2)) if m else (line.strip(), "")
         if not who or "@" not in who:
             continue
-        (to if role.startswith(("maintainer", "supporter")) else cc).append(who)
+        (to if role.startswith(TO_ROLES) else cc).append(who)
+    if not to and cc:
+        to, cc = cc[:1], cc[1:]
     return Mailed(tuple(dict.fromkeys(to)), tuple(dict.fromkeys(cc)))
 
 
@@ -71,21 +90,24 @@ def checkpatch(work: Path, patches: Sequence[Path]) -> Dict[Path, Tuple[List[str
     return found
 
 
-def format_series(work: Path, base: str, dest: Path, who: Tuple[str, str]) -> List[Path]:
-    """git format-patch base..HEAD into dest (cover letter first, from who)."""
+def format_series(work: Path, base: str, dest: Path, who: Tuple[str, str],
+                  base_commit: bool = False) -> List[Path]:
+    """git format-patch base..HEAD into dest (cover letter first, from who); with
+    base_commit, the cover letter ends with base-commit: (the tree has upstream history)."""
     run(["git", "-C", str(work), "-c", f"user.name={who[0]}", "-c", f"user.email={who[1]}",
-         "-c", "core.abbrev=12", *FORMAT_PATCH, "-o", str(dest), f"{base}..HEAD"])
+         "-c", "core.abbrev=12", *FORMAT_PATCH, *([f"--base={base}"] if base_commit else []),
+         "-o", str(dest), f"{base}..HEAD"])
     return sorted(dest.glob("*.patch"))
 
 
-def fill_cover(cover: Path, subject: str, blurb: str, mailed: Mailed) -> None:
+def fill_cover(cover: Path, subject: str, blurb: str, mailed: Mailed,
+               date: Optional[str] = None) -> None:
+    """Subject and text of the cover letter; date (RFC 2822) when the series has fixed
+    dates, else format-patch's own."""
     text = cover.read_text()
     text = text.replace("*** SUBJECT HERE ***", subject).replace("*** BLURB HERE ***", blurb)
-    # format-patch dates the cover letter now: use the date of the patches.
-    patch_date = re.search(r"^Date: .*$", (cover.parent / sorted(
-        p.name for p in cover.parent.glob("0001-*.patch"))[0]).read_text(), re.M)
-    if patch_date:
-        text = re.sub(r"^Date: .*$", patch_date.group(0), text, count=1, flags=re.M)
+    if date:
+        text = re.sub(r"^Date: .*$", f"Date: {date}", text, count=1, flags=re.M)
     cover.write_text(text)
     add_headers(cover, mailed)
 

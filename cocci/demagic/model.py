@@ -68,6 +68,7 @@ class CheckShape:
     mismatch: str      # what runs when the value differs, as written ("return -EINVAL")
     kept: str = ""     # other operands of the condition that stay ("!p")
     last_line: int = 0  # where the statement that holds the check ends
+    match: str = ""    # what a match runs that a mismatch skipped (if A else error: A)
 
     def __str__(self) -> str:
         return f"{self.site} {self.kind}: {self.mismatch}" if self.mismatch else \
@@ -106,6 +107,8 @@ class Evidence:
     discriminator: List[Finding] = field(default_factory=list)   # discriminator.py
     device_data: List[Finding] = field(default_factory=list)     # provenance.py
     foreign_input: List[Finding] = field(default_factory=list)   # provenance.py (review)
+    sources: List[Finding] = field(default_factory=list)         # provenance.py: where each
+                                                                 # checked pointer comes from
     shared_slot: List[Finding] = field(default_factory=list)     # slots.py
     test_code: List[Finding] = field(default_factory=list)       # testcode.py
     state_tests: List[Finding] = field(default_factory=list)     # states.py
@@ -161,7 +164,8 @@ def _item_json(value: Any) -> Any:
         return {"site": value.site.key(), "what": value.what}
     if isinstance(value, CheckShape):
         return {"site": value.site.key(), "role": value.role, "kind": value.kind,
-                "mismatch": value.mismatch, "kept": value.kept, "last_line": value.last_line}
+                "mismatch": value.mismatch, "kept": value.kept, "last_line": value.last_line,
+                "match": value.match}
     return value
 
 
@@ -171,7 +175,7 @@ def _item_from_json(name: str, value: Any) -> Any:
     if name == "shapes":
         return CheckShape(Site.parse(value["site"]), value["role"], value["kind"],
                           value.get("mismatch", ""), value.get("kept", ""),
-                          value.get("last_line", 0))
+                          value.get("last_line", 0), value.get("match", ""))
     return Finding(Site.parse(value["site"]), value["what"])
 
 

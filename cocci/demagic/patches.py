@@ -4,6 +4,7 @@ identifiers each patch retires.  The series writer, verify and the boot suite al
 
 from __future__ import annotations
 
+import hashlib
 import re
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -275,3 +276,15 @@ def added_members(patch: Patch) -> Dict[str, Set[str]]:
         if names:
             out[fdiff.path] = names
     return out
+
+
+def series_digest(paths: Sequence[Path]) -> str:
+    """A digest of what a series changes: each numbered patch from its first diff on,
+    so that reports made for it can be told from reports made for another (mail
+    headers, dates and messages do not count)."""
+    digest = hashlib.sha256()
+    for path in sorted(paths):
+        text = path.read_text(errors="replace")
+        at = text.find("\ndiff --git ")
+        digest.update(path.name.encode() + b"\0" + text[at + 1 if at >= 0 else len(text):].encode())
+    return digest.hexdigest()[:16]

@@ -4,22 +4,26 @@
 from __future__ import annotations
 
 import argparse
+import email.utils
+import hashlib
 import os
 import re
 import shutil
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, field
+from datetime import datetime
 from pathlib import Path
 from typing import Dict, List, Optional, Sequence, Tuple
 
-from demagic import (export, leftovers, message, patches, registry, rewrite, scan, scanout,
-                     tree as trees)
+from demagic import (cover, export, leftovers, message, patches, registry, rewrite, scan,
+                     scanout, tree as trees)
 from demagic.texts import Texts
 from demagic.model import Candidate, Verdict
 from demagic.proc import DemagicError, Progress, UsageError, run
 
 REPO = trees.REPO_ROOT
 FIXED_IDENTITY = ("demagic", "demagic@localhost")
+VERSION = "0.5"
 DATE = "2022-12-01T00:00:00+00:00"
 
 
@@ -54,10 +58,12 @@ def identity(fixed: bool) -> Tuple[str, str]:
     return name, mail
 
 
-def git_env(who: Tuple[str, str]) -> Dict[str, str]:
-    return {"GIT_AUTHOR_NAME": who[0], "GIT_AUTHOR_EMAIL": who[1],
-            "GIT_COMMITTER_NAME": who[0], "GIT_COMMITTER_EMAIL": who[1],
-            "GIT_AUTHOR_DATE": DATE, "GIT_COMMITTER_DATE": DATE}
+def git_env(who: Tuple[str, str], date: Optional[str] = None) -> Dict[str, str]:
+    env = {"GIT_AUTHOR_NAME": who[0], "GIT_AUTHOR_EMAIL": who[1],
+           "GIT_COMMITTER_NAME": who[0], "GIT_COMMITTER_EMAIL": who[1]}
+    if date:
+        env.update({"GIT_AUTHOR_DATE": date, "GIT_COMMITTER_DATE": date})
+    return env
 
 
 def group(cands: Sequence[Candidate]) -> List[Tuple[Tuple[str, ...], List[Candidate]]]:
@@ -71,12 +77,12 @@ def group(cands: Sequence[Candidate]) -> List[Tuple[Tuple[str, ...], List[Candid
 
 
 def commit(work: Path, subject: str, body: str, who: Tuple[str, str],
-           paths: Sequence[str]) -> None:
-    """Commit paths (changed or deleted) with a signed-off message."""
+           paths: Sequence[str], date: Optional[str] = None) -> None:
+    """Commit paths (changed or deleted) with a signed-off message (dated date, else now)."""
     sob = f"Signed-off-by: {who[0]} <{who[1]}>"
     run(["git", "-C", str(work), "add", "-f", "-A", "--", *paths])
     run(["git", "-C", str(work), "commit", "-q", "--no-verify", "-F", "-"],
-        env=git_env(who), input_text=f"{subject}\n\n{body}\n\n{sob}\n")
+        env=git_env(who, date), input_text=f"{subject}\n\n{body}\n\n{sob}\n")
 
 
 def numstat(work: Path) -> Tuple[int, int, List[str]]:
@@ -107,24 +113,27 @@ def _subject(prefix: str, entry: Entry, flag: str) -> str:
 
 def write_commits(tree: trees.Tree, work: Path, cands: List[Candidate], who: Tuple[str, str],
                   jobs: int, subdir: Optional[str], progress: Progress,
-                  discovered: bool = False) -> Summary:
+                  discovered: bool = False, tools: Optional[message.Tools] = None) -> Summary:
     """One commit per magic (or group), and the registry's removal last.
 
     A candidate the scan discovered (no registry, no TARGETS) whose uses the
-    rules cannot all rewrite is skipped and named as needing a manual fix; a
-    registry entry or a named target in that state fails the run."""
+    rules cannot all rewrite, or whose rewrite leaves a reference to what it
+    removes, is skipped and named as needing a manual fix; a registry entry
+    or a named target the rules cannot rewrite fails the run."""
+    tools = tools or tool_versions()
     summary = Summary()
-    has_registry = bool(registry.files(work))
+    reg = registry.files(work)
     pool = rewrite.grep_files(work, [c.macro for c in cands if c.verdict is not Verdict.KEEP]
                               or ["__demagic_none__"], subdir)
+    dates = Dates(tree.debian)
     for macros, group_cands in group(cands):
         entry = Entry(macros, group_cands[0].verdict, group_cands)
         name = message.group_name(macros)
         if entry.verdict is Verdict.KEEP:
-            if not has_registry:
+            if not reg:
                 continue
             paths = registry.drop_rows(work, list(macros))
-            body = message.keep_body(group_cands[0])
+            body = message.keep_body(group_cands[0], paths)
             prefix = "Documentation"
         else:
             target = _target(macros, group_cands)
@@ -142,45 +151,69 @@ def write_commits(tree: trees.Tree, work: Path, cands: List[Candidate], who: Tup
             if not result.files:
                 summary.skipped.append(f"{name}: nothing to rewrite")
                 continue
-            paths = result.files + registry.drop_rows(work, list(macros))
-            left = leftovers_of(work, paths)
+            rows = registry.drop_rows(work, list(macros))
+            paths = result.files + rows
+            change = read_change(work, paths, rows)
+            left, _notes = leftovers.check(work, change.removed)
             if left:
                 _skip_manual(work, summary, name, "the rewrite leaves " + "; ".join(left[:3]))
                 continue
             prefix = message.prefix_for(work, sorted(result.files, key=lambda f: -_changed(work, f)),
                                         tree.has_history)
-            body = message.body(target, group_cands, result, rewrite.RULE_OF[target.verdict])
-        entry.subject = _subject(prefix, entry, group_cands[0].evidence.flag_name)
-        commit(work, entry.subject, body, who, paths)
+            body = message.body(target, group_cands, result, change, tools,
+                                rewrite.RULE_OF[target.verdict])
+        entry.subject = _subject(prefix, entry, group_cands[0].evidence.flag_name or
+                                 group_cands[0].field)
+        commit(work, entry.subject, body, who, paths, dates.next())
         entry.files, entry.removed, _ = numstat(work)
         summary.entries.append(entry)
-    if has_registry and summary.entries and not registry.entries(work):
-        main = registry.files(work)[0]
+    if reg and summary.entries and not registry.entries(work):
         paths = registry.remove_all(work)
-        commit(work, "Documentation: remove magic-number.rst", message.REMOVAL_BODY, who, paths)
+        commit(work, "Documentation: remove magic-number.rst", message.removal_body(reg), who,
+               paths, dates.next())
         files, removed, _ = numstat(work)
         summary.entries.append(Entry((), Verdict.KEEP, [], "Documentation: remove magic-number.rst",
-                                     files, removed, "registry:" + main))
+                                     files, removed, "registry:" + reg[0]))
     return summary
 
 
-MANUAL = "needs a manual fix"
+class Dates:
+    """Commit dates: for a reproducible series (one of Debian's trees) a fixed start
+    and a minute more per patch, so mail clients keep the order; else now."""
+
+    def __init__(self, fixed: bool) -> None:
+        self.fixed = fixed
+        self.count = 0
+
+    def next(self) -> Optional[str]:
+        if not self.fixed:
+            return None
+        self.count += 1
+        return f"{DATE[:11]}{self.count // 60:02d}:{self.count % 60:02d}:00{DATE[19:]}"
 
 
-def leftovers_of(work: Path, paths: Sequence[str]) -> List[str]:
-    """What the uncommitted change of paths removes but leaves a reference to: the
-    nothing-left check of verify, on the patch before it is committed."""
+def read_change(work: Path, paths: Sequence[str], rows: Sequence[str]) -> message.Change:
+    """The uncommitted change of paths, parsed once: for the leftover check and the message."""
     diff = run(["git", "-C", str(work), "diff", "HEAD", "--", *paths]).stdout
-    if not diff.strip():
-        return []
     patch = patches.parse_text(diff, Path("(rewrite)"))
 
     def old_text(rel: str) -> str:
         res = run(["git", "-C", str(work), "show", f"HEAD:{rel}"], check=False)
         return res.stdout if res.returncode == 0 else ""
 
-    hits, _notes = leftovers.check(work, patches.removed_identifiers(patch, old_text))
-    return hits
+    return message.Change(patch, patches.removed_identifiers(patch, old_text), list(rows))
+
+
+def tool_versions() -> message.Tools:
+    """spatch's version, demagic's, and a short digest of each rule."""
+    first = run(["spatch", "--version"]).stdout.splitlines()[0]
+    m = re.search(r"version (\S+)", first)
+    rules = {r.name: hashlib.sha256(r.read_bytes()).hexdigest()[:12]
+             for r in rewrite.RULE_OF.values()}
+    return message.Tools(f"spatch {m.group(1) if m else first}", f"demagic {VERSION}", rules)
+
+
+MANUAL = "needs a manual fix"
 
 
 def _skip_manual(work: Path, summary: Summary, name: str, why: str) -> None:
@@ -195,40 +228,14 @@ def _changed(work: Path, rel: str) -> int:
     return int(parts[0]) + int(parts[1]) if len(parts) >= 2 and parts[0].isdigit() else 0
 
 
-def cover_blurb(tree: trees.Tree, summary: Summary) -> str:
-    """The cover letter's text: what, how many, and the summary table."""
-    by = {v: [e for e in summary.entries if e.verdict is v and e.cands] for v in Verdict}
-    parts = [f"{len(by[Verdict.REMOVE])} removed", f"{len(by[Verdict.FLAG])} turned into a bool"]
-    keeps = [message.group_name(e.macros) for e in by[Verdict.KEEP]]
-    text = (f"This series retires the magic numbers of Linux {tree.version}: "
-            + ", ".join(parts)
-            + (f", and {len(keeps)} that were never magic numbers leave the registry "
-               f"({', '.join(keeps)})" if keeps else "") + ".")
-    gone = [e for e in summary.entries if e.note.startswith("registry:")]
-    if gone:
-        text += f" The last patch removes {gone[0].note.split(':', 1)[1]} itself."
-    paras = [message._flow(text), message._flow(
-        "Each patch was made by demagic's semantic patches (cocci/*.cocci), one "
-        "magic number at a time; its message says where the magic was set and "
-        "how it was checked.")]
-    rows = [f"{'magic':<28} {'verdict':<8} {'files':>5} {'lines removed':>13}",
-            f"{'-' * 28} {'-' * 8} {'-' * 5} {'-' * 13}"]
-    for e in summary.entries:
-        name = message.group_name(e.macros) if e.macros else "magic-number.rst"
-        verdict = "registry" if e.note.startswith("registry:") else e.verdict.value
-        rows.append(f"{name:<28} {verdict:<8} {e.files:>5} {e.removed:>13}")
-    paras.append("\n".join(rows))
+def cover_facts(tree: trees.Tree, summary: Summary, scope: str, tools: message.Tools,
+                reports: Optional[Path], digest: str, series: str) -> cover.Facts:
+    entries = [cover.Entry(e.macros, e.verdict, e.subject, e.files, e.removed,
+                           e.note.split(":", 1)[1] if e.note.startswith("registry:") else "")
+               for e in summary.entries]
     manual = [line for line in summary.skipped if f": {MANUAL}: " in line]
-    if manual:
-        paras.append("Not in this series, for a manual fix:\n" +
-                     "\n".join(f"  {line}" for line in manual))
-    if summary.review:
-        lines = ["Not in this series, left for review (not enough evidence either way):"]
-        for c in summary.review:
-            where = f"{c.define.file}" if c.define else c.header
-            lines.append(f"  {c.macro} ({where}): {c.reason}")
-        paras.append("\n".join(lines))
-    return "\n\n".join(paras)
+    return cover.Facts(tree, scope, entries, manual, summary.review, reports, digest, series,
+                       tools)
 
 
 def _union(mailed: Sequence[export.Mailed]) -> export.Mailed:
@@ -295,7 +302,8 @@ def plan(tree: trees.Tree, work: Path, targets: Sequence[str], subdir: Optional[
 
 def build(kdir: Optional[Path], out: Optional[Path], targets: Sequence[str],
           subdir: Optional[str], jobs: int, who: Optional[Tuple[str, str]],
-          tree_name: str = trees.DEFAULT_NAME, scope: str = "") -> Path:
+          tree_name: str = trees.DEFAULT_NAME, scope: str = "",
+          reports: Optional[Path] = None) -> Path:
     """The whole of make spatch; returns the series directory."""
     progress = Progress()
     tree = trees.pristine(kdir, progress, tree_name)
@@ -304,9 +312,10 @@ def build(kdir: Optional[Path], out: Optional[Path], targets: Sequence[str],
     if subdir and not (work / subdir).is_dir():
         raise UsageError(f"M={subdir}: no such directory in {tree.name}")
     chosen = plan(tree, work, targets, subdir, jobs, progress, scope or default_scope(tree))
+    tools = tool_versions()
     summary = write_commits(tree, work, chosen.cands, signer, jobs, subdir, progress,
                             discovered=not targets and not registry.entries(work)
-                            or chosen.scope == "all")
+                            or chosen.scope == "all", tools=tools)
     summary.review = chosen.review
     dest = (out or REPO / "generated-patches" / tree.name).resolve()
     tmp = dest.with_name(f".{dest.name}.new")
@@ -323,13 +332,17 @@ def build(kdir: Optional[Path], out: Optional[Path], targets: Sequence[str],
         return dest
     progress.step(f"format-patch, get_maintainer.pl and checkpatch.pl on "
                   f"{len(summary.entries)} patches")
-    written = export.format_series(work, tree.base, tmp, signer)
-    cover, numbered = written[0], written[1:]
+    written = export.format_series(work, tree.base, tmp, signer, base_commit=tree.has_history)
+    letter, numbered = written[0], written[1:]
     mailed = export.mail_all(work, numbered, jobs)
     for patch in numbered:
         export.add_headers(patch, mailed[patch])
-    export.fill_cover(cover, "remove the remaining magic numbers", cover_blurb(tree, summary),
-                      _union(list(mailed.values())))
+    facts = cover_facts(tree, summary, chosen.scope, tools, reports or dest,
+                        patches.series_digest(numbered), shown(reports or dest))
+    export.fill_cover(letter, "remove the remaining magic numbers", cover.blurb(facts),
+                      _union(list(mailed.values())),
+                      email.utils.format_datetime(datetime.fromisoformat(DATE))
+                      if tree.debian else None)
     problems = []
     for patch, (errors, warnings) in export.style_all(work, numbered, jobs).items():
         problems += [f"{patch.name}: {e}" for e in errors]
@@ -342,6 +355,14 @@ def build(kdir: Optional[Path], out: Optional[Path], targets: Sequence[str],
     export.replace_dir(tmp, dest)
     progress.step(f"wrote {len(numbered)} patches and a cover letter to {dest}")
     return dest
+
+
+def shown(path: Path) -> str:
+    """A path as the user would type it: relative to the project when inside it."""
+    try:
+        return str(path.resolve().relative_to(REPO))
+    except ValueError:
+        return str(path)
 
 
 def parse_identity(text: str) -> Tuple[str, str]:
@@ -375,7 +396,7 @@ def check(series: Path, jobs: int) -> int:
     """Regenerate a committed series (generated-patches/<tree>/, of one of Debian's
     trees) and its scan.txt, and compare, byte for byte."""
     fresh = trees.BUILD / "check" / series.name
-    build(None, fresh, [], None, jobs, None, trees.check_tree_name(series.name))
+    build(None, fresh, [], None, jobs, None, trees.check_tree_name(series.name), reports=series)
     want = {p.name: p for p in list(series.glob("*.patch")) + list(series.glob("scan.txt"))}
     got = {p.name: p for p in list(fresh.glob("*.patch")) + list(fresh.glob("scan.txt"))}
     bad = sorted(n for n in set(want) | set(got)

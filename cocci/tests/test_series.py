@@ -8,7 +8,7 @@ import tempfile
 import unittest
 from pathlib import Path
 
-from demagic import layout, message, preproc, registry, rewrite, scan, series, tree as trees
+from demagic import cover, layout, message, preproc, registry, rewrite, scan, series, tree as trees
 from demagic.model import Candidate, Verdict
 from demagic.proc import Progress, run
 from demagic.tree import GIT_ENV
@@ -187,7 +187,8 @@ class DiscoveryTest(unittest.TestCase):
         self.assertEqual([e.subject for e in summary.entries], ["foo: remove FOO_MAGIC"])
         self.assertEqual(len(summary.skipped), 1)
         self.assertRegex(summary.skipped[0], r"^BAR_MAGIC: needs a manual fix: .*bar\.c:16")
-        self.assertIn("Not in this series, for a manual fix:", series.cover_blurb(self.tree, summary))
+        facts = series.cover_facts(self.tree, summary, "all", None, None, "", "out")
+        self.assertIn("Not in this series, for a manual fix", cover.blurb(facts))
         status = run(["git", "-C", str(self.root), "status", "--porcelain"]).stdout
         self.assertEqual(status, "")
 

@@ -53,9 +53,9 @@ Extractor = Callable[[Context, Sequence[Candidate]], None]
 def extractors() -> List[Tuple[str, Extractor]]:
     """In order: later ones may read what earlier ones found."""
     from demagic.evidence import (discriminator, formats, guards, memory, offsets, parsing,
-                                  provenance, reads, shapes, slots, states, testcode)
+                                  provenance, reads, shapes, slots, states, switches, testcode)
     return [("formats", formats.gather), ("guards", guards.gather), ("offsets", offsets.gather),
-            ("states", states.gather), ("shapes", shapes.gather),
+            ("states", states.gather), ("switches", switches.gather), ("shapes", shapes.gather),
             ("discriminator", discriminator.gather), ("provenance", provenance.gather),
             ("slots", slots.gather), ("testcode", testcode.gather), ("reads", reads.gather), ("memory", memory.gather),
             ("parsing", parsing.gather)]

@@ -31,6 +31,11 @@ def gather(ctx: "Context", cands: Sequence[Candidate]) -> None:
     for r in ctx.records:
         if r.what == "check" and r.func:
             places.setdefault((r.file, r.func, _norm(r.expr)), {}).setdefault(r.const, r.site())
+    for (rel, line, const), head in ctx.found.switches.items():
+        expr = re.sub(r"\s*(?:->|\.)\s*\w+$", "", head)
+        func = next((s.function for c in by_macro.get(const, []) for s in c.checks
+                     if (s.file, s.line) == (rel, line)), "")
+        places.setdefault((rel, func, _norm(expr)), {}).setdefault(const, Site(rel, line, func))
     for (rel, func, expr), consts in places.items():
         if len(consts) < 2:
             continue

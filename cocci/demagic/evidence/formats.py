@@ -123,9 +123,10 @@ def sized_records(texts: Texts, bases: Sequence[Tuple[Site, str, str]], tag: str
 
 
 def bitwise_uses(texts: Texts, files: Iterable[str], const: str) -> List[Site]:
-    """Where const is used as a bit in a mask (x & C, x |= C, C | D)."""
+    """Where const is used as a bit in a mask (x & C, x |= C, C | D), not in a || or &&."""
     c = re.escape(const)
-    rx = re.compile(rf"[&|]=?[ \t]*\(?[ \t]*{c}\b|\b{c}[ \t]*\)?[ \t]*[&|](?![&|])")
+    rx = re.compile(rf"(?<![&|])[&|](?![&|])=?[ \t]*\(?[ \t]*{c}\b"
+                    rf"|\b{c}[ \t]*\)?[ \t]*(?<![&|])[&|](?![&|])")
     return matching_lines(texts, files, rx, "bitwise")
 
 

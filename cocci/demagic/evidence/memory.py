@@ -73,6 +73,15 @@ def copies(texts: Texts, files: Sequence[str], c: Candidate, exprs: Set[str]) ->
             line = code.count("\n", 0, m.start()) + 1
             out.append(Finding(Site(rel, line), f"sizeof(struct {c.struct}) outside an allocation"))
         for e in exprs:
+            if re.fullmatch(r"\w+", e):
+                # a pointer passed with the size of what it points to: memcpy(buf, p, sizeof(*p))
+                rx = re.compile(rf"\b{e}\s*,[^;]*sizeof\s*\(\s*\*\s*{e}\s*\)"
+                                rf"|sizeof\s*\(\s*\*\s*{e}\s*\)[^;]*,\s*{e}\s*[,)]")
+                for m in rx.finditer(code):
+                    if ALLOC_CALL_RX.search(enclosing_call(code, m.start()) + "("):
+                        continue
+                    line = code.count("\n", 0, m.start()) + 1
+                    out.append(Finding(Site(rel, line), f"*{e} copied as bytes"))
             last = re.split(r"->|\.", e)[-1]
             tail = rf"(?:\w+\s*(?:->|\.)\s*)*{re.escape(last)}" if re.search(r"->|\.", e) \
                 else _chain(e)

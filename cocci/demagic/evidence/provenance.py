@@ -131,6 +131,20 @@ def _erased_parameter(texts: Texts, site: Site, expr: str, src: str) -> bool:
         bool(set(re.findall(r"\w+", src)) & set(params))
 
 
+def _parameter_text(texts: Texts, site: Site, expr: str) -> str:
+    """How expr reaches site's function when no assignment says: "the struct foo *
+    parameter p", or just the expression."""
+    start = function_start(texts, site)
+    head = " ".join(texts.code(site.file).split("\n")[start - 1:start + 3])
+    m = re.search(rf"\b{re.escape(site.function)}\s*\(([^)]*)\)", head) if site.function else None
+    for param in (m.group(1).split(",") if m else []):
+        words = param.replace("*", " * ").split()
+        if words and words[-1] == expr:
+            return f"the {' '.join(words[:-1]).replace(' *', ' *')} parameter {expr}".replace(
+                "* parameter", "*parameter").replace("*parameter", "* parameter")
+    return " ".join(expr.split())
+
+
 def gather(ctx: "Context", cands: Sequence[Candidate]) -> None:
     """device_data and foreign_input, from the base pointer of each check."""
     texts = ctx.texts
@@ -142,6 +156,8 @@ def gather(ctx: "Context", cands: Sequence[Candidate]) -> None:
                 continue
             seen.add((site.file, site.function, expr))
             src, why = trace(texts, site, expr)
+            c.evidence.sources.append(Finding(site, f"{expr} = {src}" if src else
+                                              _parameter_text(texts, site, expr)))
             if why:
                 c.evidence.device_data.append(Finding(site, f"{expr} = {src[:60]}: {why}"))
             elif _exported(texts, site) and _erased_parameter(texts, site, expr, src):

@@ -47,6 +47,17 @@ def files_naming(ctx: "Context", tags: Sequence[str], typedefs: Sequence[str]) -
     return out
 
 
+# Calls that write to a buffer, a file or user space, not to the kernel log: what they
+# print leaves the kernel.
+OUTPUT_RX = re.compile(r"^(?:seq_\w+|v?s\w*printf|sysfs_emit\w*|trace_\w+|\w*_show)$")
+
+
+def log_call(name: str) -> bool:
+    """name prints to the kernel log (or warns): a read there goes nowhere else."""
+    return message_call(name) and not OUTPUT_RX.match(name) and \
+        not re.match(r"^(?:\w*BUG_ON|WARN_ON\w*)$", name)
+
+
 def _tagged(texts: Texts, c: Candidate) -> bool:
     """c.struct is a struct tag (not the name of an untagged typedef)."""
     return re.search(rf"\bstruct\s+{re.escape(c.struct)}\b", texts.code(c.header)) is not None
@@ -107,5 +118,5 @@ def gather(ctx: "Context", cands: Sequence[Candidate]) -> None:
                     continue
                 text = texts.lines(rel)[line - 1].strip()
                 call = enclosing_call(texts.code(rel), texts.offset(rel, line, m.start()))
-                how = "printed" if call and message_call(call) else "read"
+                how = "printed" if call and log_call(call) else "read"
                 c.evidence.field_reads.append(Finding(Site(rel, line), f"{how}: {text[:70]}"))

@@ -314,6 +314,13 @@ def classify(texts: Texts, site: Site, col: int, const: str, guarded: bool = Fal
     return shape
 
 
+def _inner_text(toks: List[Token], i: int, j: int) -> str:
+    """A statement or the inside of a block, as code."""
+    if toks[i].text == "{" and match_forward(toks, i) == j:
+        i, j = i + 1, j - 1
+    return text_of(toks, i, j) if i <= j else ""
+
+
 def _last_line(toks: List[Token], c: Climb, line: int) -> int:
     """The last line of the statement that holds the check."""
     if c.context == "if" and c.close >= 0:
@@ -354,7 +361,8 @@ def _judge_climb(toks: List[Token], c: Climb, site: Site, kept: str) -> CheckSha
             if has_else:
                 other = error_path(toks, else_first, else_last)
                 if other.ok:
-                    return CheckShape(site, DEBUG, "else-error", other.text, kept)
+                    return CheckShape(site, DEBUG, "else-error", other.text, kept,
+                                      match=_inner_text(toks, then_first, then_last))
             if then.ok and (then.complains or then.failure):
                 return CheckShape(site, DEBUG, "match-error", then.text, kept)
             return CheckShape(site, FUNCTIONAL, "selects",
@@ -434,5 +442,9 @@ def gather(ctx: "Context", cands: Sequence[Candidate]) -> None:
     """shapes: one per compare of the field with the constant (truth tests are states)."""
     for c in cands:
         guarded = bool(c.evidence.guard)
-        c.evidence.shapes = [classify(ctx.texts, s, ctx.col(c, s), c.macro, guarded)
-                             for s in c.checks if s.kind != "truth"]
+        c.evidence.shapes = [
+            CheckShape(s, FUNCTIONAL, "switch",
+                       f"switch ({ctx.found.switches.get((s.file, s.line, c.macro), '')}) picks "
+                       f"its case {c.macro} by it") if s.kind == "switch"
+            else classify(ctx.texts, s, ctx.col(c, s), c.macro, guarded)
+            for s in c.checks if s.kind != "truth"]

@@ -50,8 +50,8 @@ def gather(ctx: "Context", cands: Sequence[Candidate]) -> None:
         if len(others) + 1 >= SHARED:
             c.evidence.shared_slot.append(Finding(
                 site, f"{expr} = {src}: a slot that {len(others)} other subsystems fill "
-                f"too ({', '.join(sorted(others)[:3])}...), and the match decides what "
-                "runs next"))
+                f"too ({', '.join(sorted(others)[:3])}{', ...' if len(others) > 3 else ''}), "
+                "and the match decides what runs next"))
 
 
 def _writers(ctx: "Context", members: Sequence[str]) -> Dict[str, Set[str]]:

@@ -1,0 +1,24 @@
+// SPDX-License-Identifier: GPL-2.0
+#include <linux/fs.h>
+#include <linux/slab.h>
+
+struct stylus_state {
+	unsigned int pos;
+};
+
+static int stylus_open(struct inode *inode, struct file *file)
+{
+	struct stylus_state *st = kzalloc(sizeof(*st), GFP_KERNEL);
+
+	if (!st)
+		return -ENOMEM;
+	file->private_data = st;
+	return 0;
+}
+
+static int stylus_release(struct inode *inode, struct file *file)
+{
+	kfree(file->private_data);
+	file->private_data = NULL;
+	return 0;
+}

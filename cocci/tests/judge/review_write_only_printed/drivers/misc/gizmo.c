@@ -1,0 +1,37 @@
+// SPDX-License-Identifier: GPL-2.0
+#include <linux/seq_file.h>
+#include <linux/slab.h>
+#include <linux/types.h>
+
+#define GIZMO_MAGIC	0x47495a4d
+
+struct gizmo {
+	u32 magic;
+	int level;
+};
+
+struct gizmo *gizmo_create(int level)
+{
+	struct gizmo *g = kzalloc(sizeof(*g), GFP_KERNEL);
+
+	if (!g)
+		return NULL;
+	g->magic = GIZMO_MAGIC;
+	g->level = level;
+	return g;
+}
+
+int gizmo_level(struct gizmo *g)
+{
+	return g->level;
+}
+
+void gizmo_show(struct seq_file *m, struct gizmo *g)
+{
+	seq_printf(m, "gizmo %x level %d\n", g->magic, g->level);
+}
+
+void gizmo_destroy(struct gizmo *g)
+{
+	kfree(g);
+}
