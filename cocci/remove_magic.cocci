@@ -78,6 +78,19 @@ expression E, A;
 + A
 )
 
+// An assignment that was the whole body of a test of a plain variable goes with
+// the test: no empty if is left behind.
+@guarded_set depends on patch@
+identifier virtual.magic, virtual.member;
+idexpression I;
+expression V;
+@@
+(
+- if (I) \(V->member\|V.member\) = magic;
+|
+- if (I) { \(V->member\|V.member\) = magic; }
+)
+
 @stmt depends on patch@
 identifier virtual.magic, virtual.member;
 expression E;

@@ -97,33 +97,40 @@ def _fns(sites: Sequence[Site]) -> str:
     return _and([_fn(s) for s in sites])
 
 
-# What one statement of an error path does, in words.
+# What one statement of an error path does, in words (third person, then base form).
 STEP_WORDS = (
-    (re.compile(r"^return$"), "returns"),
-    (re.compile(r"^return (.+)$"), r"returns \1"),
-    (re.compile(r"^goto (\w+)$"), r"jumps to \1"),
-    (re.compile(r"^break$"), "leaves the loop"),
-    (re.compile(r"^continue$"), "skips to the next one"),
-    (re.compile(r"^(?:\w*BUG|panic)\b"), "crashes the machine"),
-    (re.compile(r"^(WARN\w*)\("), r"warns (\1)"),
-    (re.compile(r"^(\w*unlock\w*|up|up_read|up_write)\("), r"releases its lock (\1())"),
-    (re.compile(r"^(?:\w*_put|put_\w+|kfree|kvfree)\("), "drops what it took"),
-    (re.compile(r"^([\w.>\-\[\]]+) = (.+)$"), r"sets \1 to \2"),
+    (re.compile(r"^return$"), "returns", "return"),
+    (re.compile(r"^return (.+)$"), r"returns \1", r"return \1"),
+    (re.compile(r"^goto (\w+)$"), r"jumps to \1", r"jump to \1"),
+    (re.compile(r"^break$"), "leaves the loop", "leave the loop"),
+    (re.compile(r"^continue$"), "skips to the next one", "skip to the next one"),
+    (re.compile(r"^(?:\w*BUG|panic)\b"), "crashes the machine", "crash the machine"),
+    (re.compile(r"^(WARN\w*)\("), r"warns (\1())", r"warn (\1())"),
+    (re.compile(r"^(\w*unlock\w*|up|up_read|up_write)\("), r"unlocks (\1())", r"unlock (\1())"),
+    (re.compile(r"^(?:\w*_put|put_\w+|kfree|kvfree)\("), "drops what it took", "drop what it took"),
+    (re.compile(r"^([\w.>\-\[\]]+) = (.+)$"), r"sets \1 to \2", r"set \1 to \2"),
+    (re.compile(r"^\w+\("), "prints a message", "print a message"),
 )
 
 
-def path_words(text: str) -> str:
-    """'pr_err(...); return -EINVAL' -> 'prints a message and returns -EINVAL'."""
+def path_words(text: str, base: bool = False) -> str:
+    """'pr_err(...); return -EINVAL' -> 'prints a message and returns -EINVAL'
+    (base: 'print a message and return -EINVAL')."""
     steps = []
     for part in [p.strip() for p in text.split(";") if p.strip()]:
-        for rx, words in STEP_WORDS:
-            if rx.search(part):
-                steps.append(rx.sub(words, part) if "\\" in words else words)
+        for rx, third, plain in STEP_WORDS:
+            m = rx.match(part)
+            if m:
+                steps.append(m.expand(plain if base else third))
                 break
         else:
-            steps.append("prints a message" if re.match(r"^\w+\(", part) else part)
-    steps = list(dict.fromkeys(steps))
-    return _and(steps) or "does nothing"
+            steps.append(part)
+    return _and(list(dict.fromkeys(steps))) or ("do nothing" if base else "does nothing")
+
+
+def expr_text(expr: str) -> str:
+    """Kernel spacing for a member chain: 'bc -> hdrv' -> 'bc->hdrv'."""
+    return re.sub(r"\s*(->|\.)\s*", r"\1", " ".join(expr.split()))
 
 
 def calls_words(text: str) -> str:
@@ -135,75 +142,100 @@ def calls_words(text: str) -> str:
 
 
 def check_sentence(shapes: Sequence[CheckShape], guard: str) -> List[str]:
-    """One sentence per kind of check, naming the functions."""
-    by: Dict[str, List[CheckShape]] = {}
+    """What each check does on a mismatch, functions that do the same named together."""
+    out: List[str] = []
+    asserts: Dict[str, List[CheckShape]] = {}
+    paths: Dict[str, List[CheckShape]] = {}
     for s in shapes:
-        by.setdefault(s.kind if s.kind != "dead" else "dead", []).append(s)
-    out = []
-    for kind, group in by.items():
-        where = _fns([s.site for s in group])
-        if kind in ("assert", "warn") and all(s.mismatch.startswith(("BUG", "WARN", "VM_BUG"))
-                                              for s in group):
-            macro = group[0].mismatch.split("(")[0]
-            verb = "crashes the machine" if "BUG" in macro else "warns and goes on"
-            out.append(f"In {where}, {macro}() {verb} on a mismatch.")
-        elif kind == "else-error":
-            s = group[0]
-            out.append(f"In {where}, a match calls {calls_words(s.match)}; a mismatch only "
-                       f"{path_words(s.mismatch)}.")
-        elif kind == "match-error":
-            out.append(f"In {where}, finding the magic already there "
-                       f"{path_words(group[0].mismatch).replace('returns', 'makes it return')}.")
+        macro = s.mismatch.split("(")[0]
+        if s.kind in ("assert", "warn") and macro in ("BUG_ON", "WARN_ON", "WARN_ON_ONCE", "WARN",
+                                                     "WARN_ONCE", "VM_BUG_ON") \
+                and s.mismatch.startswith(macro + "("):
+            asserts.setdefault(macro, []).append(s)
+        elif s.kind == "else-error":
+            out.append(f"In {_fn(s.site)}, a match calls {calls_words(s.match)}; a mismatch "
+                       f"only {path_words(s.mismatch)}.")
+        elif s.kind == "match-error":
+            out.append(f"In {_fn(s.site)}, finding the magic already there makes it "
+                       f"{path_words(s.mismatch, base=True)}.")
         else:
-            paths = _and([path_words(s.mismatch) for s in group])
-            out.append(f"In {where}, a mismatch {paths}.")
+            paths.setdefault(path_words(s.mismatch), []).append(s)
+    for macro, group in asserts.items():
+        verb = "crashes the machine on a mismatch" if "BUG" in macro else \
+            "warns on a mismatch and goes on"
+        out.append(f"In {_fns([s.site for s in group])}, {macro}() {verb}.")
+    parts = [f"in {_fns([s.site for s in group])} a mismatch {words}"
+             for words, group in paths.items()]
+    if parts:
+        out.append(_cap("; ".join(parts)) + ".")
     if guard:
         out.append(f"The check{'s are' if len(shapes) > 1 else ' is'} only compiled with {guard} "
                    "defined, and nothing in the tree defines it.")
     return out
 
 
-OWN_SOURCE = re.compile(r"netdev_priv|container_of|list_entry|_priv\(|k[mzc]?alloc|parameter")
+def _cap(text: str) -> str:
+    return text[:1].upper() + text[1:]
+
+
+OWN_SOURCE = re.compile(r"netdev_priv|container_of|list_entry|_priv\(|k[mzc]?alloc")
 
 
 def source_sentence(c: Candidate) -> str:
     """Where the checked pointers come from, when the scan followed them."""
-    srcs = [f.what for f in c.evidence.sources]
-    if not srcs:
+    srcs = [expr_text(re.sub(r"^[\w\s>.\-]+ = ", "", f.what)) if " = " in f.what else
+            expr_text(f.what) for f in c.evidence.sources]
+    uniq = list(dict.fromkeys(srcs))
+    if not uniq or len(uniq) > 3:
         return ""
-    uniq = list(dict.fromkeys(re.sub(r"^\w+ = ", "", s) for s in srcs))
-    if len(uniq) > 3:
-        return ""
-    text = f"The checked pointer{'s come' if len(srcs) > 1 else ' comes'} from {_and(uniq)}"
+    text = f"The checked pointer{'s come' if len(uniq) > 1 else ' comes'} from {_and(uniq)}"
     if all(OWN_SOURCE.search(s) for s in uniq):
-        text += (": a typed argument or the driver's own memory, so a mismatch can only be "
-                 "memory that was overwritten or freed")
+        text += (", the driver's own memory, so a mismatch can only be memory that was "
+                 "overwritten or freed")
     return text + "."
 
 
-def change_sentences(c: Candidate) -> List[str]:
+def change_sentences(shapes: Sequence[CheckShape]) -> List[str]:
     """How behaviour changes once the checks are gone."""
     out = []
-    shapes = [s for s in c.evidence.shapes if s.role == DEBUG and s.kind != "dead"]
-    exits = [s for s in shapes if s.kind in ("early-exit", "message", "warn", "match-error")
-             and re.search(r"\b(?:return|goto|break|continue)\b", s.mismatch)]
-    if exits:
-        out.append(f"Where a mismatch made {_fns([s.site for s in exits])} give up, "
-                   f"{'they go' if len({_fn(s.site) for s in exits}) > 1 else 'it goes'} on now.")
+    shapes = [s for s in shapes if s.role == DEBUG and s.kind != "dead"]
+    exits: Dict[str, List[CheckShape]] = {}
+    for s in shapes:
+        if s.kind == "match-error" and s.kept:
+            out.append(f"In {_fn(s.site)}, the error path ({path_words(s.mismatch)}) now runs "
+                       f"whenever {_and(s.kept.split('; '))} holds, not only with the magic "
+                       "there too.")
+        elif s.kind in ("early-exit", "message", "warn", "match-error") and \
+                re.search(r"\b(?:return|goto|break|continue)\b", s.mismatch):
+            exits.setdefault(path_words(exit_part(s.mismatch), base=True), []).append(s)
+    for words, group in exits.items():
+        names = {_fn(s.site) for s in group}
+        out.append(f"Where {'a match' if group[0].kind == 'match-error' else 'a mismatch'} made "
+                   f"{_fns([s.site for s in group])} {words}, "
+                   f"{'they go' if len(names) > 1 else 'it goes'} on now.")
     crashes = [s for s in shapes if s.kind == "assert" and "BUG" in s.mismatch.split("(")[0]]
     if crashes:
         out.append(f"{_fns([s.site for s in crashes])} no longer crash"
-                   f"{'es' if len(crashes) == 1 else ''} on a mismatch.")
+                   f"{'es' if len({_fn(s.site) for s in crashes}) == 1 else ''} on a mismatch.")
     for s in shapes:
         if s.kind == "else-error":
-            out.append(f"{_fn(s.site)} used to skip {calls_words(s.match)} on a mismatch; "
-                       "it now always calls them." if ";" in s.match.rstrip("; ") else
-                       f"{_fn(s.site)} used to skip {calls_words(s.match)} on a mismatch; "
-                       "it now always calls it.")
-    kept = [s for s in shapes if s.kept]
-    for s in kept:
-        out.append(f"In {_fn(s.site)}, the test of {_and(s.kept.split('; '))} stays.")
+            many = ";" in s.match.strip().rstrip(";")
+            out.append(f"{_fn(s.site)} used to skip {calls_words(s.match)} on a mismatch; it now "
+                       f"always calls {'them' if many else 'it'}.")
+    kept = list(dict.fromkeys(k for s in shapes if s.kind != "match-error"
+                              for k in s.kept.split("; ") if k))
+    if len(kept) == 1:
+        out.append(f"The test of {kept[0]} stays.")
+    elif kept:
+        out.append(f"The other tests of those conditions stay: {', '.join(kept)}.")
     return out
+
+
+def exit_part(path: str) -> str:
+    """The exit of an error path: 'pr_err(...); return -EINVAL' -> 'return -EINVAL'."""
+    parts = [p.strip() for p in path.split(";") if p.strip()]
+    exits = [p for p in parts if re.match(r"^(?:return|goto|break|continue)\b", p)]
+    return exits[-1] if exits else path
 
 
 def removal_sentence(target: Target, cands: Sequence[Candidate], result: Result,
@@ -222,15 +254,19 @@ def removal_sentence(target: Target, cands: Sequence[Candidate], result: Result,
         what.append(f"the macro{'s' if len(result.wrappers) > 1 else ''} that wrapped them "
                     f"({', '.join(w + '()' for w in result.wrappers)})")
     mine = set(target.macros) | set(result.wrappers) | {target.member}
-    extra_macros = sorted({r.name for r in change.removed if r.kind == "macro"
-                           and r.name not in mine and r.name not in result.offsets})
+    offsets = {m for c in cands for m, f in c.evidence.offset_macros.items()
+               if f == target.member}
+    extra = sorted({r.name for r in change.removed if r.kind == "macro" and r.name not in mine})
+    switches = [m for m in extra if m not in offsets and bare_define(change.patch, m)]
+    others = [m for m in extra if m not in offsets and m not in switches]
     statics = sorted({r.name for r in change.removed if r.kind == "static"})
-    if statics:
-        what.append(f"{_and(statics)}, which only the checks used")
-    if extra_macros:
-        what.append(f"#define {_and(extra_macros)}, which only switched the checks on")
-    if comment_lines(change.patch):
-        what.append("the comments that described them")
+    if [m for m in extra if m in offsets]:
+        what.append(f"its offset macro {_and([m for m in extra if m in offsets])}")
+    if statics or others:
+        what.append(f"{_and(statics + others)}, which only the checks used")
+    if switches:
+        what.append(f"#define {_and(switches)}, which only switched the checks on")
+    what += comment_words(change.patch)
     text = "Remove " + _and(what)
     if change.registry:
         main, translations = change.registry[0], len(change.registry) - 1
@@ -240,14 +276,46 @@ def removal_sentence(target: Target, cands: Sequence[Candidate], result: Result,
     return text + "."
 
 
-def comment_lines(patch: Patch) -> int:
-    """Lines of C comments the patch removes."""
+def bare_define(patch: Patch, name: str) -> bool:
+    """The patch removes `#define name` with no value (a switch for #ifdef)."""
+    return any(re.match(rf"^\s*#\s*define\s+{re.escape(name)}\s*$", ln.text)
+               for f in patch.files for ln in f.removed())
+
+
+def comment_blocks(patch: Patch) -> int:
+    """Whole comments the patch removes from C files (runs of removed comment lines)."""
     n = 0
     for f in patch.files:
         if not f.path.endswith((".c", ".h")):
             continue
-        n += sum(1 for ln in f.removed() if re.match(r"^\s*(/\*|\*|//)", ln.text))
+        prev = -2
+        for ln in f.removed():
+            if re.match(r"^\s*(/\*|\*|//)", ln.text):
+                if ln.number != prev + 1:
+                    n += 1
+                prev = ln.number
     return n
+
+
+def reworded(patch: Patch) -> bool:
+    """The patch rewords a comment to drop its words about the magic."""
+    for f in patch.files:
+        gone = [ln.text for ln in f.removed() if re.match(r"^\s*(/\*|\*|//)", ln.text)
+                and re.search(r"\bmagic\b", ln.text, re.I)]
+        new = [ln.text for ln in f.added() if re.match(r"^\s*(/\*|\*|//)", ln.text)]
+        if gone and new:
+            return True
+    return False
+
+
+def comment_words(patch: Patch) -> List[str]:
+    out = []
+    n = comment_blocks(patch) - (1 if reworded(patch) else 0)
+    if n > 0:
+        out.append("the comment that headed it" if n == 1 else "the comments that headed them")
+    if reworded(patch):
+        out.append("the words about the magic in a comment")
+    return out
 
 
 def tool_sentence(target: Target, result: Result, rule: Path, tools: Tools) -> str:
@@ -284,30 +352,43 @@ def remove_body(target: Target, cands: Sequence[Candidate], result: Result,
     if shapes:
         paras.append(" ".join(check_sentence(shapes, c.evidence.guard)))
         if c.evidence.guard:
-            paras.append("The checks are dead code; the field and its assignment are all "
-                         "they leave at run time.")
+            paras.append(("The checks are" if len(shapes) > 1 else "The check is") +
+                         " dead code; the field and its assignment are all that is left of "
+                         "it at run time.")
         else:
-            why = ["These are debug checks: a mismatch only takes an error path, and a match "
-                   "runs on as it would without them."]
+            why = [("These are debug checks" if len(shapes) > 1 else "This is a debug check")
+                   + ": a mismatch only takes an error path, and a match runs on as it would "
+                   "without " + ("them." if len(shapes) > 1 else "it.")]
             src = source_sentence(c)
             if src:
                 why.append(src)
             why.append("Slab debugging and KASAN report overwritten or freed memory where it "
                        "happens.")
             paras.append(" ".join(why))
-            changes = [s for m in cands for s in change_sentences(m)]
+            changes = change_sentences(shapes)
             if changes:
-                paras.append(" ".join(dict.fromkeys(changes)))
+                paras.append(" ".join(changes))
     else:
+        owned = [f.what.split(": ", 1)[-1] for m in cands for f in m.evidence.written_into]
         paras.append(f"Nothing compares or reads the field: it is written in "
-                     f"{_fns([s for m in cands for s in m.sets])} and never read, in memory "
-                     "the kernel allocates for itself. It only costs the field and the store.")
+                     f"{_fns([s for m in cands for s in m.sets])}, into memory the kernel "
+                     f"owns ({_and(list(dict.fromkeys(owned)))}), and never read. It only "
+                     "costs the field and the store.")
     paras.append(removal_sentence(target, cands, result, change))
     if result.offsets:
         paras.append("Assembly reaches this structure through hand-written offsets; "
                      "they move down with the field: " + ", ".join(result.offsets) + ".")
     paras.append(tool_sentence(target, result, rule, tools))
     return "\n\n".join(flow(p) for p in paras)
+
+
+def flag_comment(c: Candidate) -> str:
+    """What a flag says, for the comment of its declaration: where it is set and cleared."""
+    ones = [s for s in c.sets] + [s for s in c.evidence.flag_sets if s.kind == "set"]
+    zeros = [s for s in c.evidence.flag_sets if s.kind == "clear"]
+    if not ones or not zeros:
+        return ""
+    return f"set in {_fns(ones)}, cleared in {_fns(zeros)}"
 
 
 def flag_body(target: Target, cands: Sequence[Candidate], result: Result, change: Change,
@@ -325,7 +406,14 @@ def flag_body(target: Target, cands: Sequence[Candidate], result: Result, change
         states.append(f"cleared to 0 in {_fns(zeros)}")
     state = f"Besides the magic, the field is {_and(states)}"
     state += f", and tested for truth in {_fns(truths)}" if truths else ""
-    state += f": it says whether the {c.struct} is {'in use' if target.flag == 'busy' else target.flag}."
+    deciding = [s for s in ev.shapes if s.role != DEBUG]
+    if deciding:
+        state += (f"; in {_fns([s.site for s in deciding])} a compare with the magic picks "
+                  "a normal path")
+    meaning = {"busy": f"whether the {c.struct} is in use", "up": "whether it is up",
+               "active": "whether it is active"}
+    state += (f": it says {meaning[target.flag]}." if target.flag in meaning and
+              target.flag != target.member else f": it is a state flag, {target.member}.")
     paras.append(state)
     same = target.flag == target.member
     paras.append(f"Make it a bool{'' if same else ' ' + target.flag}: true where the magic"
@@ -336,11 +424,9 @@ def flag_body(target: Target, cands: Sequence[Candidate], result: Result, change
             paras.append(
                 f"In {_fn(s.site)}, the compare with {target.macros[0]} now also lets "
                 f"through a {c.struct} set to 1 in {_fns(ones)} but not yet to the magic. "
-                f"That compare only made {_fn(s.site)} {path_words(s.mismatch)} (a debug "
-                "check), so widening it changes no normal path.")
-    rest = ["the #define"]
-    if comment_lines(change.patch):
-        rest.append("the comment that described the magic encoding")
+                f"That compare only made {_fn(s.site)} {path_words(s.mismatch, base=True)} "
+                "(a debug check), so widening it changes no normal path.")
+    rest = ["the #define"] + comment_words(change.patch)
     text = f"Remove {_and(rest)}"
     if change.registry:
         text += f", and the row in {change.registry[0]}"

@@ -38,6 +38,7 @@ class Target:
     header: str
     verdict: Verdict
     flag: str = "busy"
+    flag_comment: str = ""   # what the bool says, for its declaration
 
 
 @dataclass
@@ -150,9 +151,10 @@ def _flag_dead_code(text: str, member: str, flag: str, bases: Sequence[str]) -> 
     return "".join(out)
 
 
-def _flag_member_line(original: str, text: str, member: str, flag: str) -> str:
-    """The new bool member keeps the old column layout but not the old comment,
-    which described the magic encoding."""
+def _flag_member_line(original: str, text: str, member: str, flag: str, macros: Sequence[str],
+                      what: str) -> str:
+    """The new bool member keeps the old column layout, and the old comment unless that
+    described the magic encoding; then it gets what, a comment on what the flag says."""
     lines = text.splitlines(keepends=True)
     decl = re.compile(rf"^(\s*)bool\s+{re.escape(flag)};")
     for k, line in enumerate(lines):
@@ -160,10 +162,17 @@ def _flag_member_line(original: str, text: str, member: str, flag: str) -> str:
             old = next((o for o in original.splitlines(keepends=True)
                         if re.match(rf"^\s*[\w\s]+?\b{re.escape(member)}\s*;", o)), None)
             bare = re.sub(r"\s*/\*.*\*/\s*$", "", line.rstrip("\n"))
+            comment = ""
             if old is not None:
                 old_bare = re.sub(r"\s*/\*.*\*/\s*$", "", old.rstrip("\n")) + "\n"
                 bare = realign(old_bare, bare + "\n").rstrip("\n")
-            lines[k] = bare + "\n"
+                m = re.search(r"(\s*)(/\*.*\*/)\s*$", old.rstrip("\n"))
+                if m and not re.search(r"magic|" + "|".join(map(re.escape, macros)), m.group(2),
+                                       re.I):
+                    comment = m.group(1) + m.group(2)
+            if not comment and what:
+                comment = "\t/* " + what + " */"
+            lines[k] = bare + comment + "\n"
     return "".join(lines)
 
 
@@ -226,7 +235,8 @@ def apply(tree: Path, target: Target, jobs: int, subdir: Optional[str] = None,
         text = path.read_text(errors="replace")
         text = plan.apply(rel, text)
         if target.verdict is Verdict.FLAG:
-            text = _flag_member_line(original, text, target.member, target.flag)
+            text = _flag_member_line(original, text, target.member, target.flag, target.macros,
+                                     target.flag_comment)
             text = _flag_dead_code(text, target.member, target.flag,
                                    _bases(original, target.member))
         text = preproc.clean(original, text, dead + plan.dead_macros)

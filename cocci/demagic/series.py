@@ -99,7 +99,7 @@ def numstat(work: Path) -> Tuple[int, int, List[str]]:
 def _target(macros: Tuple[str, ...], cands: List[Candidate]) -> rewrite.Target:
     c = cands[0]
     return rewrite.Target(macros, c.struct, c.field, c.header, c.verdict,
-                          c.evidence.flag_name or c.field)
+                          c.evidence.flag_name or c.field, message.flag_comment(c))
 
 
 def _subject(prefix: str, entry: Entry, flag: str) -> str:

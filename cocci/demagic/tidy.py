@@ -194,9 +194,34 @@ def tidy(original: str, rewritten: str) -> str:
         if before_blank and _headed_nothing(out, end):
             drop.update(range(start, end))
             merge.cuts.add(start)
+    # A comment that headed only the removed code (blank or a brace after it) goes too.
+    for c in sorted(merge.cuts):
+        if 1 < c <= len(out) and COMMENT_START.match(out[c - 1]) and (c - 1) not in drop \
+                and (_blank(out[c - 2]) or out[c - 2].rstrip().endswith("{")) \
+                and (c == len(out) or _blank(out[c]) or out[c].strip().startswith("}")):
+            drop.add(c - 1)
+            merge.cuts.add(c - 1)
     out = [line for k, line in enumerate(out) if k not in drop]
     cuts = _renumber(merge.cuts, drop)
+    out = [_unmagic(line) if any(-15 <= k - c <= 3 for c in cuts) else line
+           for k, line in enumerate(out)]
     return "".join(_collapse(out, cuts))
+
+
+# Phrases of a comment that spoke of the magic check a removal took away.
+MAGIC_PHRASES = (re.compile(r"\s+and\s+magic(?:\s+(?:integrity|number|value|check))?\b", re.I),
+                 re.compile(r"\bmagic(?:\s+(?:integrity|number|value|check))?\s+and\s+", re.I),
+                 re.compile(r",\s*magic(?:\s+(?:integrity|number|value|check))?\b", re.I))
+
+
+def _unmagic(unit: str) -> str:
+    """A comment near a removal without its words about the magic, when they are a phrase
+    joined by 'and' or a comma ('presence and magic integrity' -> 'presence')."""
+    if not COMMENT_START.match(unit) or not re.search(r"\bmagic\b", unit, re.I):
+        return unit
+    for rx in MAGIC_PHRASES:
+        unit = rx.sub("", unit, count=1)
+    return unit
 
 
 def _renumber(cuts: Set[int], drop: Set[int]) -> Set[int]:
@@ -224,7 +249,8 @@ def _collapse(out: List[str], cuts: Set[int]) -> List[str]:
             nxt = out[k + 1] if k + 1 < len(out) else None
             if prev is None or _blank(prev):
                 continue
-            if prev.rstrip().endswith("{") or (nxt is not None and nxt.strip().startswith("}")):
+            if prev.rstrip().endswith("{") or (nxt is not None and nxt.strip().startswith(
+                    ("}", "break;", "case ", "default:"))):
                 continue
             if nxt is not None and _blank(nxt) and (k + 1) not in near:
                 continue
