@@ -47,6 +47,7 @@ help:
 	@echo '  spatch           - Write the series for the tree to generated-patches/<tree>/'
 	@echo '  scan             - Find and judge every magic number of the tree (or M=)'
 	@echo '  verify           - Prove SERIES applies, builds on its arch, leaves nothing'
+	@echo '  check-mail       - Would the list take SERIES: To:, git am, checkpatch --strict, b4'
 	@echo '  boot-test        - Boot kernels before and after SERIES in QEMU, run guest tests'
 	@echo '  boot-test-mutant - Boot deliberately wrong variants of SERIES: tests must fail'
 	@echo '  test             - Everything CI runs: rule cases, unit tests, series, verify, boots'
@@ -64,7 +65,7 @@ help:
 	@echo '  M=subdir         - Limit spatch or scan to a subdirectory, as coccicheck M='
 	@echo '  J=n              - Parallel jobs (default: nproc)'
 	@echo '  V=1              - Show the commands run'
-	@echo '  MODE=mode        - scan output as coccicheck: report (default), org, context, patch'
+	@echo '  MODE=mode        - scan as coccicheck: report, org, context (lines marked *), patch (the diffs)'
 	@echo '  FORMAT=json      - scan output as one JSON object per line'
 	@echo '  TARGETS="A B"    - Magic macros to retire (default: registry or scan verdicts)'
 	@echo '  OUT=dir          - Where spatch writes the series'
@@ -87,6 +88,10 @@ scan:
 verify:
 	$(Q)$(PY) -m demagic deps verify
 	$(Q)$(PY) -m verify run $(ARGS_SRC) --series $(SERIES) --ref $(REF) --jobs $(J)
+
+check-mail:
+	$(Q)$(PY) -m demagic deps check-mail
+	$(Q)$(PY) -m demagic check-mail $(ARGS_SRC) --series $(SERIES)
 
 boot-test:
 	$(Q)$(PY) -m demagic deps boot-test
@@ -129,6 +134,9 @@ test:
 	$(Q)$(PY) -m demagic check-series --series generated-patches/linux-6.1 --jobs $(J)
 	$(call PHASE,series regenerated and compared with generated-patches/linux-6.12)
 	$(Q)$(PY) -m demagic check-series --series generated-patches/linux-6.12 --jobs $(J)
+	$(call PHASE,check-mail: addressed, git am, checkpatch --strict, b4)
+	$(Q)$(PY) -m demagic check-mail --series generated-patches/linux-6.1
+	$(Q)$(PY) -m demagic check-mail --series generated-patches/linux-6.12
 	$(call PHASE,verify: broken series must fail)
 	$(Q)$(PY) -m verify selftest --jobs $(J)
 	$(call PHASE,verify generated-patches/linux-6.1)
@@ -155,7 +163,7 @@ clean:
 distclean:
 	$(Q)rm -rf build
 
-.PHONY: help spatch scan verify boot-test boot-test-mutant test-rules test-judge test bench deps \
+.PHONY: help spatch scan verify check-mail boot-test boot-test-mutant test-rules test-judge test bench deps \
 	clean distclean
 
 Makefile: ;

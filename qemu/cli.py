@@ -4,6 +4,7 @@
 from __future__ import annotations
 
 import argparse
+import json
 import os
 import shutil
 import statistics
@@ -14,6 +15,7 @@ from pathlib import Path
 from typing import Callable, Dict, List, Optional, Sequence
 
 from demagic import tree as dtree
+from demagic.patches import series_digest
 from demagic.proc import DemagicError, Progress, UsageError
 from qemu import boot, coverage, initramfs, kernel, ktap, mutant, trees
 from qemu.archs import ARCHS, Arch
@@ -132,7 +134,7 @@ def report(outcomes: Sequence[Outcome], rows: Sequence[coverage.Row], series: Pa
 
 def write_atomic(path: Path, text: str) -> None:
     path.parent.mkdir(parents=True, exist_ok=True)
-    tmp = path.with_name(path.name + ".tmp")
+    tmp = path.with_name(f".{path.name}.{os.getpid()}.tmp")
     tmp.write_text(text)
     tmp.rename(path)
 
@@ -161,9 +163,26 @@ def cmd_run(args: argparse.Namespace) -> int:
     print("coverage:")
     print(coverage.text(rows), end="")
     dest = args.report or work_root(tr) / "report.md"
-    write_atomic(dest, report(outcomes, rows, series))
-    print(f"report: {dest}")
+    markdown = report(outcomes, rows, series)
+    write_atomic(dest, markdown)
+    write_atomic(series / "boot-test.md", markdown)
+    write_atomic(series / "boot-test.json", report_json(tr, outcomes, rows, patches))
+    print(f"report: {dest}, and boot-test.md beside the series")
     return 0 if all(o.ok for o in outcomes) else 1
+
+
+def report_json(tr: dtree.Tree, outcomes: Sequence[Outcome], rows: Sequence[coverage.Row],
+                patches: Sequence[Path]) -> str:
+    """What the cover letter's Testing section reads (demagic.cover.boot_lines)."""
+    data = {
+        "series_digest": series_digest(patches), "tree": f"{tr.name} ({tr.version})",
+        "passed": all(o.ok for o in outcomes),
+        "results": [{"state": o.state, "arch": o.arch.name, "test": r.name,
+                     "status": r.status.value} for o in outcomes for r in o.results],
+        "coverage": [{"number": n, "patch": r.patch, "subject": r.subject, "tests": r.tests,
+                      "note": r.note} for n, r in enumerate(rows, 1)],
+    }
+    return json.dumps(data, indent=2) + "\n"
 
 
 def cmd_mutant(args: argparse.Namespace) -> int:

@@ -50,7 +50,7 @@ def do_run(args: argparse.Namespace) -> int:
     text = render_text(matrix)
     print(text, end="")
     write_reports(matrix, opts.out or default_out(opts.kdir, opts.tree), text,
-                  render_markdown(matrix), render_json(matrix))
+                  render_markdown(matrix), render_json(matrix), opts.series)
     return 1 if matrix.failed() else 0
 
 

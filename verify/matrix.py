@@ -65,6 +65,7 @@ class Matrix:
     notes: List[str] = field(default_factory=list)
     rows: List[Row] = field(default_factory=list)
     timings: Dict[str, float] = field(default_factory=dict)
+    digest: str = ""           # of the series' patches (demagic.patches.series_digest)
 
     def failed(self) -> bool:
         return any(row.failures() for row in self.rows)
@@ -76,6 +77,7 @@ class Matrix:
             "patches": [{"number": r.number, "name": r.name, "subject": r.subject,
                          "cells": {c: r.cell(c).to_json() for c in CHECKS}} for r in self.rows],
             "result": "fail" if self.failed() else "pass",
+            "series_digest": self.digest,
         }
 
 

@@ -16,7 +16,8 @@ from verify import basecache, checkpatch, layout, reference
 from verify.arches import ARCHES, Arch, by_name
 from verify.kbuild import BuildDir, BuildError, ObjectResult, new_warnings, pahole, tools_missing
 from verify.matrix import Cell, Matrix, Row, failed, not_applicable, passed
-from demagic.patches import Patch, Removed, added_members, parse_series, removed_identifiers
+from demagic.patches import (Patch, Removed, added_members, parse_series, removed_identifiers,
+                             series_digest)
 from verify.plan import ObjectPlan, plan, union
 
 FAST_NOTE = ("--fast: no build after each patch: bisect is n.a., builds and layout compare "
@@ -336,6 +337,7 @@ def verify(opts: Options, progress: Progress) -> Matrix:
         opts.ref if refs is not None else None), "fast" if opts.fast else "full",
         [FAST_NOTE if opts.fast else FULL_NOTE] + CHECK_NOTES, walk.rows)
     matrix.timings["total"] = time.monotonic() - start
+    matrix.digest = series_digest(paths)
     return matrix
 
 
@@ -352,12 +354,17 @@ def default_out(kdir: Optional[Path], tree: str = "linux-6.1") -> Path:
     return BUILD / "verify" / name
 
 
-def write_reports(matrix: Matrix, out: Path, text: str, markdown: str, js: str) -> None:
-    """report.{txt,md,json} in out, each written whole or not at all."""
-    out.mkdir(parents=True, exist_ok=True)
-    for name, content in (("report.txt", text), ("report.md", markdown), ("report.json", js)):
-        tmp = out / f".{name}.tmp"
+def write_reports(matrix: Matrix, out: Path, text: str, markdown: str, js: str,
+                  series: Optional[Path] = None) -> None:
+    """report.{txt,md,json} in out, and verify.{md,json} beside the series (where make
+    spatch reads them for the cover letter), each written whole or not at all."""
+    files = [(out, "report.txt", text), (out, "report.md", markdown), (out, "report.json", js)]
+    if series is not None:
+        files += [(series, "verify.md", markdown), (series, "verify.json", js)]
+    for where, name, content in files:
+        where.mkdir(parents=True, exist_ok=True)
+        tmp = where / f".{name}.{os.getpid()}.tmp"
         tmp.write_text(content)
-        os.replace(tmp, out / name)
+        os.replace(tmp, where / name)
 
 

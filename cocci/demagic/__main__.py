@@ -18,6 +18,7 @@ COMMANDS: Dict[str, str] = {
     "test-judge": "demagic.judgetest",
     "spatch": "demagic.series",
     "check-series": "demagic.series:check_main",
+    "check-mail": "demagic.mailcheck",
     "bench": "demagic.bench",
 }
 

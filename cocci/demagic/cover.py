@@ -93,14 +93,16 @@ def table(f: Facts) -> str:
 def left_out(f: Facts) -> List[str]:
     out = []
     if f.manual:
-        out.append("Not in this series, for a manual fix (the rules cannot rewrite every use):\n"
-                   + "\n".join(flow(line, "  ") for line in f.manual))
+        out.append(flow("Not in this series, for a manual fix (the rules cannot rewrite every "
+                        "use):") + "\n" + "\n".join(flow(line.replace(": needs a manual fix: ", ": "),
+                                                         "  ") for line in f.manual))
     if f.review:
-        lines = ["Not in this series, left for review: not enough evidence either way "
-                 "(scan.txt beside the series has the evidence for and against):"]
+        lines = [flow("Not in this series, left for review: not enough evidence either way "
+                      "(scan.txt beside the series has the evidence for and against):")]
         for c in f.review:
             where = str(c.define) if c.define else c.header
-            lines.append(flow(f"{c.macro} ({where}): {c.reason}", "  "))
+            lines.append(flow(f"{c.macro} ({where}): {c.against[0] if c.against else c.reason}",
+                              "  "))
         out.append("\n".join(lines))
     return out
 
@@ -136,7 +138,7 @@ def testing(f: Facts) -> str:
 
 
 def verify_lines(report: Dict[str, Any]) -> List[str]:
-    rows = report.get("rows", [])
+    rows = report.get("patches", [])
     bad = [r for r in rows if any(c.get("status") == "FAIL" for c in r.get("cells", {}).values())]
     out = [flow(f"make verify on {report.get('tree', 'the tree')}: "
                 + ("every patch applies with git am, leaves no reference to what it removes, "

@@ -26,6 +26,7 @@ PACKAGES: Dict[str, List[str]] = {
         # gcc-multilib conflicts with the cross compilers: take its two halves.
         "qemu-system-x86", "busybox-static", "libc6-dev-i386", "lib32gcc-12-dev", "patch"],
     "bench": BASE + ["linux-source-6.1"],
+    "check-mail": BASE + ["linux-source-6.1", "b4"],
 }
 # make test regenerates the committed series of both of Debian's trees.
 PACKAGES["test"] = sorted(set(sum(PACKAGES.values(), [])) | {"linux-source-6.12"})

@@ -60,11 +60,22 @@ def maintainers(work: Path, patch: Path) -> Mailed:
     return Mailed(tuple(dict.fromkeys(to)), tuple(dict.fromkeys(cc)))
 
 
-def add_headers(patch: Path, mailed: Mailed) -> None:
-    """Put To:/Cc: after the Subject: of a format-patch file."""
+def message_id(digest: str, number: int) -> str:
+    """A Message-Id for patch number of a series, the same for the same series."""
+    return f"<demagic-{digest}-{number:04d}@localhost>"
+
+
+def add_headers(patch: Path, mailed: Mailed, digest: str = "", number: int = 0) -> None:
+    """Put To:/Cc: after the Subject: of a format-patch file, and with digest the thread
+    headers git send-email --thread would give: every patch answers the cover letter."""
     text = patch.read_text()
     head, sep, rest = text.partition("\n\n")
     extra = ""
+    if digest:
+        extra += f"\nMessage-Id: {message_id(digest, number)}"
+        if number:
+            first = message_id(digest, 0)
+            extra += f"\nIn-Reply-To: {first}\nReferences: {first}"
     if mailed.to:
         extra += "\nTo: " + ",\n    ".join(mailed.to)
     if mailed.cc:
@@ -101,7 +112,7 @@ def format_series(work: Path, base: str, dest: Path, who: Tuple[str, str],
 
 
 def fill_cover(cover: Path, subject: str, blurb: str, mailed: Mailed,
-               date: Optional[str] = None) -> None:
+               date: Optional[str] = None, digest: str = "") -> None:
     """Subject and text of the cover letter; date (RFC 2822) when the series has fixed
     dates, else format-patch's own."""
     text = cover.read_text()
@@ -109,7 +120,7 @@ def fill_cover(cover: Path, subject: str, blurb: str, mailed: Mailed,
     if date:
         text = re.sub(r"^Date: .*$", f"Date: {date}", text, count=1, flags=re.M)
     cover.write_text(text)
-    add_headers(cover, mailed)
+    add_headers(cover, mailed, digest, 0)
 
 
 def mail_all(work: Path, patches: Sequence[Path], jobs: int) -> Dict[Path, Mailed]:

@@ -20,7 +20,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import List, Optional, Sequence
 
-from demagic import candidates, discover, evidence, judge, scanout
+from demagic import candidates, discover, evidence, judge, scanmodes, scanout
 from demagic.discover import Unparsed
 from demagic.model import Candidate
 from demagic.proc import Progress, UsageError, run
@@ -184,7 +184,14 @@ def main(argv: Sequence[str]) -> int:
     if args.bench:
         return bench(root, args.jobs, progress)
     result = collect(root, args.subdir, args.macros, args.jobs, progress)
-    text = scanout.render(result, args.mode or "", args.format, Texts(root))
+    if args.mode == "context":
+        text = scanmodes.context(result.cands, Texts(root))
+    elif args.mode == "patch":
+        pristine = tree.pristine(args.kdir, progress, tree.check_tree_name(args.tree))
+        text = scanmodes.patch(result.cands, tree.worktree(pristine, "scan-patch"), args.jobs,
+                               progress)
+    else:
+        text = scanout.render(result, args.mode or "", args.format, Texts(root))
     write_out(text, args.out)
     progress.step(scanout.summary(result))
     return 0

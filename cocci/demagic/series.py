@@ -4,7 +4,6 @@
 from __future__ import annotations
 
 import argparse
-import email.utils
 import hashlib
 import os
 import re
@@ -335,14 +334,14 @@ def build(kdir: Optional[Path], out: Optional[Path], targets: Sequence[str],
     written = export.format_series(work, tree.base, tmp, signer, base_commit=tree.has_history)
     letter, numbered = written[0], written[1:]
     mailed = export.mail_all(work, numbered, jobs)
-    for patch in numbered:
-        export.add_headers(patch, mailed[patch])
-    facts = cover_facts(tree, summary, chosen.scope, tools, reports or dest,
-                        patches.series_digest(numbered), shown(reports or dest))
+    digest = patches.series_digest(numbered)
+    for number, patch in enumerate(numbered, 1):
+        export.add_headers(patch, mailed[patch], digest, number)
+    facts = cover_facts(tree, summary, chosen.scope, tools, reports or dest, digest,
+                        shown(reports or dest))
     export.fill_cover(letter, "remove the remaining magic numbers", cover.blurb(facts),
-                      _union(list(mailed.values())),
-                      email.utils.format_datetime(datetime.fromisoformat(DATE))
-                      if tree.debian else None)
+                      _union(list(mailed.values())), rfc2822(DATE) if tree.debian else None,
+                      digest)
     problems = []
     for patch, (errors, warnings) in export.style_all(work, numbered, jobs).items():
         problems += [f"{patch.name}: {e}" for e in errors]
@@ -355,6 +354,11 @@ def build(kdir: Optional[Path], out: Optional[Path], targets: Sequence[str],
     export.replace_dir(tmp, dest)
     progress.step(f"wrote {len(numbered)} patches and a cover letter to {dest}")
     return dest
+
+
+def rfc2822(iso: str) -> str:
+    """An ISO date as git format-patch writes Date: (Thu, 1 Dec 2022 00:00:00 +0000)."""
+    return datetime.fromisoformat(iso).strftime("%a, %-d %b %Y %H:%M:%S %z")
 
 
 def shown(path: Path) -> str:

@@ -8,7 +8,8 @@ import tempfile
 import unittest
 from pathlib import Path
 
-from demagic import cover, layout, message, preproc, registry, rewrite, scan, series, tree as trees
+from demagic import (cover, layout, message, preproc, registry, rewrite, scan, scanmodes, series,
+                     texts as dtexts, tree as trees)
 from demagic.model import Candidate, Verdict
 from demagic.proc import Progress, run
 from demagic.tree import GIT_ENV
@@ -191,6 +192,20 @@ class DiscoveryTest(unittest.TestCase):
         self.assertIn("Not in this series, for a manual fix", cover.blurb(facts))
         status = run(["git", "-C", str(self.root), "status", "--porcelain"]).stdout
         self.assertEqual(status, "")
+
+    def test_scan_mode_patch_prints_the_diff_spatch_would_apply(self) -> None:
+        text = scanmodes.patch(self.cands(), self.root, 1, Progress(quiet=True))
+        self.assertIn("-\tp->magic = FOO_MAGIC;\n", text)
+        self.assertIn("-\tif (!p || p->magic != FOO_MAGIC)\n+\tif (!p)\n", text)
+        self.assertIn("// BAR_MAGIC: needs a manual fix:", text)
+        status = run(["git", "-C", str(self.root), "status", "--porcelain"]).stdout
+        self.assertEqual(status, "")
+
+    def test_scan_mode_context_marks_the_matched_lines(self) -> None:
+        text = scanmodes.context(self.cands(), dtexts.Texts(self.root))
+        self.assertIn("*\tp->magic = FOO_MAGIC;\n", text)
+        self.assertIn("*\tif (!p || p->magic != FOO_MAGIC)\n \t\treturn -EINVAL;\n", text)
+        self.assertIn("--- drivers/foo/foo.c\n+++ drivers/foo/foo.c\n@@ -", text)
 
     def test_named_target_fails(self) -> None:
         with self.assertRaisesRegex(rewrite.ResidueError, "BAR_MAGIC still used at drivers/bar/bar.c:16"):
