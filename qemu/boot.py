@@ -13,7 +13,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import List, Optional, Sequence
 
-from demagic.proc import verbose
+from demagic.proc import CHILDREN, verbose
 from qemu.archs import Arch
 
 GUEST_TIMEOUT = 60      # per test, enforced in the guest by busybox timeout
@@ -53,10 +53,21 @@ def boot(argv: Sequence[str], log: Path, hard_cap: float,
         print(f"  {shlex.join(argv)}", file=sys.stderr)
     log.parent.mkdir(parents=True, exist_ok=True)
     start = time.monotonic()
+    proc = CHILDREN.start(argv, stdin=subprocess.DEVNULL, stdout=subprocess.PIPE,
+                          stderr=subprocess.STDOUT)
+    assert proc.stdout is not None
+    try:
+        return _watch(proc, log, start, hard_cap, silence)
+    finally:
+        if proc.poll() is None:
+            CHILDREN.stop(proc)   # an interrupt: no guest is left running
+        CHILDREN.done(proc)
+
+
+def _watch(proc: "subprocess.Popen[bytes]", log: Path, start: float, hard_cap: float,
+           silence: float) -> BootResult:
     out: List[str] = []
     why = ""
-    proc = subprocess.Popen(list(argv), stdin=subprocess.DEVNULL, stdout=subprocess.PIPE,
-                            stderr=subprocess.STDOUT)
     assert proc.stdout is not None
     lines: "queue.Queue[Optional[str]]" = queue.Queue()
     threading.Thread(target=_reader, args=(proc.stdout, lines), daemon=True).start()

@@ -14,9 +14,9 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Callable, Dict, List, Optional, Sequence
 
-from demagic import tree as dtree
+from demagic import lock, tree as dtree
 from demagic.patches import series_digest
-from demagic.proc import DemagicError, Progress, UsageError
+from demagic.proc import CHILDREN, DemagicError, Progress, UsageError, cap_jobs
 from qemu import boot, coverage, initramfs, kernel, ktap, mutant, trees
 from qemu.archs import ARCHS, Arch
 
@@ -304,7 +304,11 @@ HANDLERS: Dict[str, Callable[[argparse.Namespace], int]] = {
 def main(argv: Optional[Sequence[str]] = None) -> int:
     args = parser().parse_args(argv)
     try:
-        return HANDLERS[args.cmd](args)
+        args.jobs = cap_jobs(args.jobs)
+        name = args.tree or (dtree.tree_of_series(args.series) if args.series else
+                             dtree.DEFAULT_NAME)
+        with lock.holding(dtree.tree_key(args.kdir, name), f"boot-test {args.cmd}"):
+            return HANDLERS[args.cmd](args)
     except UsageError as exc:
         print(f"qemu: {exc}", file=sys.stderr)
         return 2
@@ -312,5 +316,6 @@ def main(argv: Optional[Sequence[str]] = None) -> int:
         print(f"qemu: {exc}", file=sys.stderr)
         return 1
     except KeyboardInterrupt:
-        print("qemu: interrupted", file=sys.stderr)
+        CHILDREN.stop_all()
+        print("qemu: interrupted; no guest or compiler left running", file=sys.stderr)
         return 130

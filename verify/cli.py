@@ -8,8 +8,9 @@ import sys
 from pathlib import Path
 from typing import Callable, Dict, Optional, Sequence
 
-from demagic.proc import DemagicError, Progress, UsageError
-from demagic.tree import REPO_ROOT, check_tree_name, tree_of_series
+from demagic.proc import CHILDREN, DemagicError, Progress, UsageError, cap_jobs
+from demagic import lock
+from demagic.tree import REPO_ROOT, check_tree_name, tree_key, tree_of_series
 from verify import bench, selftest
 from verify.matrix import render_json, render_markdown, render_text
 from verify.run import Options, default_out, verify, write_reports
@@ -34,6 +35,7 @@ def add_run_opts(parser: argparse.ArgumentParser) -> None:
 def options(args: argparse.Namespace) -> Options:
     if args.jobs < 1:
         raise UsageError(f"--jobs={args.jobs}: must be a positive number")
+    args.jobs = cap_jobs(args.jobs)
     ref: Optional[Path] = args.ref
     if ref is None and DEFAULT_REF.is_dir():
         ref = DEFAULT_REF
@@ -76,7 +78,9 @@ def main(argv: Optional[Sequence[str]] = None) -> int:
         add_run_opts(sub.add_parser(name, help=help_text))
     args = parser.parse_args(argv)
     try:
-        return HANDLERS[args.command](args)
+        name = args.tree or (tree_of_series(args.series) if args.kdir is None else "")
+        with lock.holding(tree_key(args.kdir, name), f"verify {args.command}"):
+            return HANDLERS[args.command](args)
     except UsageError as exc:
         print(f"verify: {exc}", file=sys.stderr)
         return 2
@@ -84,5 +88,6 @@ def main(argv: Optional[Sequence[str]] = None) -> int:
         print(f"verify: {exc}", file=sys.stderr)
         return 1
     except KeyboardInterrupt:
-        print("verify: interrupted", file=sys.stderr)
+        CHILDREN.stop_all()
+        print("verify: interrupted; no compiler left running", file=sys.stderr)
         return 130

@@ -4,7 +4,8 @@
 Lines are compared whitespace-normalised (runs of blanks become one space,
 none is kept next to punctuation, ends stripped) and as multisets per file, so that context, line numbers and
 hunk boundaries, which differ between trees, do not matter.  Differences in
-code are a failure; differences in Documentation/ are listed but pass, since
+code are a failure; a trailing comment on a C line that only one side has is
+listed but passes; differences in Documentation/ are listed but pass, since
 the documentation tables a series edits depend on which rows the series (and
 upstream) removed before.
 """
@@ -54,20 +55,27 @@ def counterpart(patch: Patch, refs: Sequence[Patch]) -> Optional[Patch]:
     return None
 
 
-def _lines(patch: Patch) -> Dict[str, Dict[str, Counter[str]]]:
+TRAILING_COMMENT = re.compile(r"\s*/\*.*\*/\s*$")
+
+
+def _lines(patch: Patch, code_only: bool = False) -> Dict[str, Dict[str, Counter[str]]]:
+    """Changed lines by file and tag; code_only drops a trailing comment of C lines."""
     out: Dict[str, Dict[str, Counter[str]]] = {}
     for fdiff in patch.files:
         per = out.setdefault(fdiff.path, {"-": Counter(), "+": Counter()})
         for ln in fdiff.lines:
-            text = normalise(ln.text)
+            line = ln.text
+            if code_only and fdiff.path.endswith((".c", ".h")):
+                line = TRAILING_COMMENT.sub("", line)
+            text = normalise(line)
             if text:
                 per[ln.tag][text] += 1
     return out
 
 
-def differences(ours: Patch, theirs: Patch) -> List[str]:
+def differences(ours: Patch, theirs: Patch, code_only: bool = False) -> List[str]:
     """Each difference, one line: a file only one side touches, or a line only one has."""
-    mine, other = _lines(ours), _lines(theirs)
+    mine, other = _lines(ours, code_only), _lines(theirs, code_only)
     out = []
     for path in sorted(set(mine) | set(other)):
         if path not in other:
@@ -91,14 +99,18 @@ def compare(patch: Patch, refs: Optional[Sequence[Patch]], ref_dir: str) -> Cell
     if theirs is None:
         return not_applicable("no upstream counterpart")
     diffs = differences(patch, theirs)
-    code = [d for d in diffs if not d.startswith("Documentation/")]
-    docs = len(diffs) - len(code)
+    code = [d for d in differences(patch, theirs, code_only=True)
+            if not d.startswith("Documentation/")]
+    comments = [d for d in diffs if not d.startswith("Documentation/")] if not code else []
+    docs = len([d for d in diffs if d.startswith("Documentation/")])
     where = f"vs {theirs.name}"
     if code:
         return failed(f"{len(code)} code differences {where}"
                       + (f", {docs} in Documentation" if docs else ""), diffs)
-    if docs:
-        return passed(f"same code {where}; {docs} differences in Documentation", diffs)
+    notes = ([f"{len(comments)} lines differ in a trailing comment only"] if comments else []) + \
+        ([f"{docs} differences in Documentation"] if docs else [])
+    if notes:
+        return passed(f"same code {where}; " + "; ".join(notes), diffs)
     return passed(f"identical lines {where}")
 
 

@@ -7,7 +7,7 @@ import importlib
 import sys
 from typing import Callable, Dict, List, Optional, Sequence
 
-from demagic.proc import DemagicError, UsageError
+from demagic.proc import CHILDREN, DemagicError, UsageError
 
 # command -> module whose main(argv) runs it
 COMMANDS: Dict[str, str] = {
@@ -39,6 +39,7 @@ def main(argv: Optional[Sequence[str]] = None) -> int:
         print(f"demagic: {exc}", file=sys.stderr)
         return 1
     except KeyboardInterrupt:
+        CHILDREN.stop_all()
         print("demagic: interrupted; earlier output left as it was", file=sys.stderr)
         return 130
 

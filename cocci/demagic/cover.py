@@ -67,6 +67,9 @@ def intro(f: Facts) -> str:
 
 def base(f: Facts) -> str:
     t = f.tree
+    if t.dirty:
+        return flow(f"It applies to {t.origin} (Linux {t.version}); commit those changes, "
+                    "or send them first, before this series.")
     if t.has_history:
         return flow(f"It applies to {t.origin} (Linux {t.version}), the base-commit below, "
                     "and is meant for mainline.")

@@ -23,7 +23,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Dict, List, Optional, Sequence
 
-from demagic import patches, tree as trees
+from demagic import lock, patches, tree as trees
 from demagic.proc import DemagicError, Progress, UsageError, run
 
 FINDING_RX = re.compile(r"^(?P<file>[^:]+):(?P<line>\d+): (?P<level>ERROR|WARNING|CHECK):"
@@ -172,8 +172,9 @@ def main(argv: Optional[Sequence[str]] = None) -> int:
     parser.add_argument("--tree", help="Debian's tree (default: the one the series names)")
     args = parser.parse_args(argv)
     name = trees.check_tree_name(args.tree) if args.tree else trees.tree_of_series(args.series)
-    tree = trees.pristine(args.kdir, tree_name=name)
-    report = check(args.series, tree, Progress())
+    with lock.holding(trees.tree_key(args.kdir, name), "check-mail"):
+        tree = trees.pristine(args.kdir, tree_name=name)
+        report = check(args.series, tree, Progress())
     for note in report.notes:
         print(f"  {note}")
     for failure in report.failures:

@@ -5,11 +5,13 @@ from __future__ import annotations
 
 import os
 import shlex
+import signal
 import subprocess
 import sys
+import threading
 import time
 from pathlib import Path
-from typing import Mapping, Optional, Sequence
+from typing import Any, Mapping, Optional, Sequence, Set
 
 
 class DemagicError(Exception):
@@ -36,10 +38,69 @@ def verbose() -> bool:
     return os.environ.get("V", "0") not in ("", "0")
 
 
+class Children:
+    """The processes demagic has running, so that an interrupt stops them all.
+
+    Each child runs in a session of its own (a new process group), so that
+    the compilers make starts or the guest QEMU runs can be stopped with it,
+    and so that a Ctrl-C reaches demagic first: stop() then sends SIGINT to
+    the group (make deletes what it had half written), and SIGKILL to what
+    is left after GRACE seconds.  Worker threads start children too, hence
+    the lock; stop_all() is what an interrupted main() calls."""
+
+    GRACE = 10.0
+
+    def __init__(self) -> None:
+        self._live: Set["subprocess.Popen[Any]"] = set()
+        self._lock = threading.Lock()
+
+    def start(self, argv: Sequence[str], **kw: Any) -> "subprocess.Popen[Any]":
+        with self._lock:
+            proc = subprocess.Popen([str(a) for a in argv], start_new_session=True, **kw)
+            self._live.add(proc)
+        return proc
+
+    def done(self, proc: "subprocess.Popen[Any]") -> None:
+        with self._lock:
+            self._live.discard(proc)
+
+    def stop(self, proc: "subprocess.Popen[Any]") -> None:
+        """SIGINT to the child's group, then SIGKILL to what is left of it."""
+        for sig in (signal.SIGINT, signal.SIGKILL):
+            try:
+                os.killpg(proc.pid, sig)
+            except (ProcessLookupError, PermissionError):
+                break
+            try:
+                proc.wait(timeout=self.GRACE if sig == signal.SIGINT else None)
+                if sig == signal.SIGINT:
+                    # the leader is gone; its group may not be
+                    try:
+                        os.killpg(proc.pid, signal.SIGKILL)
+                    except (ProcessLookupError, PermissionError):
+                        pass
+                break
+            except subprocess.TimeoutExpired:
+                continue
+        self.done(proc)
+
+    def stop_all(self) -> None:
+        with self._lock:
+            live = list(self._live)
+        for proc in live:
+            self.stop(proc)
+
+
+CHILDREN = Children()
+
+
 def run(argv: Sequence[str], cwd: Optional[Path] = None, check: bool = True,
         env: Optional[Mapping[str, str]] = None, timeout: Optional[float] = None,
         input_text: Optional[str] = None) -> subprocess.CompletedProcess[str]:
-    """Run argv, capture stdout and stderr (merged into .stdout on failure)."""
+    """Run argv, capture stdout and stderr (merged into .stdout on failure).
+
+    An exception while it runs (a timeout, an interrupt) stops the child and
+    everything it started."""
     if verbose():
         where = f" (in {cwd})" if cwd else ""
         print(f"  {shlex.join(str(a) for a in argv)}{where}", file=sys.stderr)
@@ -47,16 +108,34 @@ def run(argv: Sequence[str], cwd: Optional[Path] = None, check: bool = True,
     if env:
         full_env.update(env)
     try:
-        res = subprocess.run([str(a) for a in argv], cwd=cwd, env=full_env,
-                             capture_output=True, text=True, errors="replace",
-                             timeout=timeout, input=input_text)
-    except subprocess.TimeoutExpired as exc:
-        raise CommandError(argv, -1, f"timed out after {timeout:.0f} s") from exc
+        proc = CHILDREN.start(argv, cwd=cwd, env=full_env, text=True, errors="replace",
+                              stdin=subprocess.PIPE if input_text is not None else
+                              subprocess.DEVNULL,
+                              stdout=subprocess.PIPE, stderr=subprocess.PIPE)
     except OSError as exc:
         raise CommandError(argv, -1, str(exc)) from exc
+    try:
+        out, err = proc.communicate(input_text, timeout=timeout)
+    except subprocess.TimeoutExpired as exc:
+        CHILDREN.stop(proc)
+        raise CommandError(argv, -1, f"timed out after {timeout:.0f} s") from exc
+    except BaseException:
+        CHILDREN.stop(proc)
+        raise
+    CHILDREN.done(proc)
+    res = subprocess.CompletedProcess([str(a) for a in argv], proc.returncode, out, err)
     if check and res.returncode != 0:
         raise CommandError(argv, res.returncode, res.stdout + res.stderr)
     return res
+
+
+def cap_jobs(jobs: int) -> int:
+    """J= as asked, but no more than the machine's CPUs (more only costs memory); says so."""
+    cpus = os.cpu_count() or 1
+    if jobs > cpus:
+        print(f"  J={jobs} is more than the {cpus} CPUs here: using J={cpus}", file=sys.stderr)
+        return cpus
+    return jobs
 
 
 class Progress:

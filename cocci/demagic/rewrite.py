@@ -4,7 +4,6 @@
 from __future__ import annotations
 
 import re
-import subprocess
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -12,7 +11,7 @@ from typing import Dict, List, Mapping, Optional, Sequence, Tuple
 
 from demagic import layout, preproc
 from demagic.model import Verdict
-from demagic.proc import DemagicError, run
+from demagic.proc import CommandError, DemagicError, run
 from demagic.tidy import realign, tidy
 
 RULES = Path(__file__).resolve().parents[1]
@@ -97,10 +96,10 @@ def _spatch(rule: Path, defines: Dict[str, str], tree: Path, rel: str) -> None:
         argv += ["-D", f"{key}={value}"]
     argv += ["--sp-file", str(rule), rel]
     try:
-        res = subprocess.run(argv, cwd=tree, capture_output=True, text=True,
-                             errors="replace", timeout=SPATCH_TIMEOUT)
-    except subprocess.TimeoutExpired as exc:
-        raise SpatchError(f"{rel}: spatch timed out after {SPATCH_TIMEOUT:.0f} s") from exc
+        res = run(argv, cwd=tree, check=False, timeout=SPATCH_TIMEOUT)
+    except CommandError as exc:
+        raise SpatchError(f"{rel}: spatch timed out after {SPATCH_TIMEOUT:.0f} s"
+                          if exc.returncode == -1 else f"{rel}: {exc}") from exc
     if res.returncode != 0:
         last = (res.stderr.strip().splitlines() or ["no message"])[-1]
         raise SpatchError(f"{rel}: spatch failed: {last}")

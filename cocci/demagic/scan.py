@@ -23,7 +23,7 @@ from typing import List, Optional, Sequence
 from demagic import candidates, discover, evidence, judge, scanmodes, scanout
 from demagic.discover import Unparsed
 from demagic.model import Candidate
-from demagic.proc import Progress, UsageError, run
+from demagic.proc import Progress, UsageError, cap_jobs, run
 from demagic.structs import find_define
 from demagic.texts import Texts, grep_tree
 
@@ -175,9 +175,16 @@ def parse_args(argv: Sequence[str]) -> argparse.Namespace:
 
 def main(argv: Sequence[str]) -> int:
     args = parse_args(argv)
+    from demagic import lock, tree
+    args.jobs = cap_jobs(args.jobs)
+    name = tree.check_tree_name(args.tree)
+    with lock.holding(tree.tree_key(args.kdir, name), "make scan"):
+        return _main(args, name)
+
+
+def _main(args: argparse.Namespace, name: str) -> int:
     from demagic import tree
-    root = args.kdir.resolve() if args.kdir else \
-        tree.pristine(None, tree_name=tree.check_tree_name(args.tree)).repo
+    root = args.kdir.resolve() if args.kdir else tree.pristine(None, tree_name=name).repo
     if args.kdir:
         tree.check_kdir(root)
     progress = Progress()
@@ -187,7 +194,7 @@ def main(argv: Sequence[str]) -> int:
     if args.mode == "context":
         text = scanmodes.context(result.cands, Texts(root))
     elif args.mode == "patch":
-        pristine = tree.pristine(args.kdir, progress, tree.check_tree_name(args.tree))
+        pristine = tree.pristine(args.kdir, progress, name)
         text = scanmodes.patch(result.cands, tree.worktree(pristine, "scan-patch"), args.jobs,
                                progress)
     else:

@@ -14,11 +14,11 @@ from datetime import datetime
 from pathlib import Path
 from typing import Dict, List, Optional, Sequence, Tuple
 
-from demagic import (cover, export, leftovers, message, patches, registry, rewrite, scan,
-                     scanout, tree as trees)
+from demagic import (cover, export, leftovers, lock, message, patches, registry, rewrite,
+                     scan, scanout, tree as trees)
 from demagic.texts import Texts
 from demagic.model import Candidate, Verdict
-from demagic.proc import DemagicError, Progress, UsageError, run
+from demagic.proc import DemagicError, Progress, UsageError, cap_jobs, run
 
 REPO = trees.REPO_ROOT
 FIXED_IDENTITY = ("demagic", "demagic@localhost")
@@ -331,7 +331,8 @@ def build(kdir: Optional[Path], out: Optional[Path], targets: Sequence[str],
         return dest
     progress.step(f"format-patch, get_maintainer.pl and checkpatch.pl on "
                   f"{len(summary.entries)} patches")
-    written = export.format_series(work, tree.base, tmp, signer, base_commit=tree.has_history)
+    written = export.format_series(work, tree.base, tmp, signer,
+                                   base_commit=tree.has_history and not tree.dirty)
     letter, numbered = written[0], written[1:]
     mailed = export.mail_all(work, numbered, jobs)
     digest = patches.series_digest(numbered)
@@ -391,9 +392,22 @@ def main(argv: Optional[Sequence[str]] = None) -> int:
     parser.add_argument("--identity", help="'Name <mail>' for Signed-off-by")
     args = parser.parse_args(argv)
     who = parse_identity(args.identity) if args.identity else None
-    build(args.kdir, args.out, args.targets.split(), args.subdir, args.jobs, who,
-          trees.check_tree_name(args.tree), args.scope or "")
+    name = trees.check_tree_name(args.tree)
+    check_out(args.kdir, args.out)
+    with lock.holding(trees.tree_key(args.kdir, name), "make spatch"):
+        build(args.kdir, args.out, args.targets.split(), args.subdir, cap_jobs(args.jobs), who,
+              name, args.scope or "")
     return 0
+
+
+def check_out(kdir: Optional[Path], out: Optional[Path]) -> None:
+    """OUT= must not be inside the user's tree: demagic never writes there."""
+    if kdir is None or out is None:
+        return
+    k, o = kdir.resolve(), out.resolve()
+    if o == k or k in o.parents:
+        raise UsageError(f"OUT={out} is inside KDIR={kdir}: demagic never writes into your tree; "
+                         "choose a directory outside it")
 
 
 def check(series: Path, jobs: int) -> int:
@@ -420,4 +434,5 @@ def check_main(argv: Optional[Sequence[str]] = None) -> int:
     parser.add_argument("--series", type=Path, required=True)
     parser.add_argument("--jobs", type=int, default=os.cpu_count() or 1)
     args = parser.parse_args(argv)
-    return check(args.series, args.jobs)
+    with lock.holding(args.series.resolve().name, "check-series"):
+        return check(args.series, cap_jobs(args.jobs))

@@ -10,15 +10,16 @@ has no stamp and is redone.
 from __future__ import annotations
 
 import argparse
+import hashlib
 import os
 import re
 import shutil
 import sys
 from dataclasses import dataclass
 from pathlib import Path
-from typing import List, Optional, Sequence
+from typing import List, Optional, Sequence, Tuple
 
-from demagic.proc import DemagicError, Progress, UsageError, run
+from demagic.proc import CommandError, DemagicError, Progress, UsageError, run
 
 REPO_ROOT = Path(__file__).resolve().parents[2]
 BUILD = Path(os.environ.get("DEMAGIC_BUILD", REPO_ROOT / "build"))
@@ -42,11 +43,17 @@ class Tree:
     version: str       # e.g. 6.1.192
     has_history: bool  # the source was a git checkout with history
     origin: str = ""   # what it was made from, in words: "Debian's linux-source-6.1 6.1.192-1"
+    dirty: Tuple[str, ...] = ()   # files with uncommitted changes, snapshot on top of HEAD
 
     @property
     def debian(self) -> bool:
         """One of Debian's packaged trees (its series is reproducible)."""
         return self.origin.startswith("Debian's ")
+
+
+def tree_key(kdir: Optional[Path], tree_name: str) -> str:
+    """The name a tree goes by under build/ (and its lock): KDIR's base name, or TREE."""
+    return kdir.resolve().name if kdir is not None else tree_name
 
 
 def package(name: str) -> str:
@@ -81,8 +88,12 @@ def kernel_version(kdir: Path) -> str:
     except OSError as exc:
         raise UsageError(f"KDIR={kdir}: not a readable kernel tree ({exc.strerror})") from exc
     fields = dict(re.findall(r"^(VERSION|PATCHLEVEL|SUBLEVEL) = (\d+)", head, re.M))
-    if "VERSION" not in fields or "PATCHLEVEL" not in fields or not (kdir / "scripts").is_dir():
-        raise UsageError(f"KDIR={kdir}: not a kernel tree (no top Makefile with VERSION)")
+    if "VERSION" not in fields or "PATCHLEVEL" not in fields:
+        raise UsageError(f"KDIR={kdir}: not a kernel tree (its top Makefile has no VERSION "
+                         "and PATCHLEVEL)")
+    for need in ("scripts", "include"):
+        if not (kdir / need).is_dir():
+            raise UsageError(f"KDIR={kdir}: an incomplete kernel tree (no {need}/ directory)")
     return ".".join(fields.get(k, "0") for k in ("VERSION", "PATCHLEVEL", "SUBLEVEL"))
 
 
@@ -101,15 +112,53 @@ def _git(repo: Path, *args: str, check: bool = True) -> str:
 
 
 def _identity(kdir: Optional[Path], name: str) -> str:
-    """What the pristine copy was made from: redo it when this changes."""
+    """What the pristine copy was made from: redo it when this changes.
+
+    A git checkout: its HEAD and, when it has uncommitted changes, a digest of
+    them.  A plain tree: its version and a digest of every file's size and
+    time, so that a tree extracted again over an older one is taken again."""
     if kdir is None:
         st = tarball(name).stat()
         return f"tarball {tarball(name)} {st.st_size} {int(st.st_mtime)}"
     if (kdir / ".git").exists():
         head = run(["git", "-C", str(kdir), "rev-parse", "HEAD"], check=False).stdout.strip()
         if head:
-            return f"git {kdir} {head}"
-    return f"dir {kdir} {int((kdir / 'Makefile').stat().st_mtime)}"
+            dirty = changed_files(kdir)
+            return f"git {kdir} {head}" + (f" dirty {_digest_files(kdir, dirty)}" if dirty else "")
+    listing = run(["find", ".", "-type", "f", "-printf", "%P %s %T@\\n"], cwd=kdir).stdout
+    return (f"dir {kdir} {kernel_version(kdir)} "
+            f"{hashlib.sha256(listing.encode()).hexdigest()[:16]}")
+
+
+def changed_files(kdir: Path) -> List[str]:
+    """Files of a git checkout that differ from its HEAD (untracked ones too)."""
+    res = run(["git", "-C", str(kdir), "status", "--porcelain", "--untracked-files=all",
+               "--ignore-submodules=all", "-z"], check=False)
+    if res.returncode != 0:
+        raise UsageError(f"KDIR={kdir}: git cannot read this checkout "
+                         f"({(res.stderr or res.stdout).strip().splitlines()[-1:] or ['?']})")
+    out = []
+    fields = res.stdout.split("\0")
+    k = 0
+    while k < len(fields):
+        entry = fields[k]
+        if len(entry) > 3:
+            out.append(entry[3:])
+            if entry[0] in "RC":   # a rename: the old name follows
+                k += 1
+                out.append(fields[k])
+        k += 1
+    return sorted(set(out))
+
+
+def _digest_files(kdir: Path, files: Sequence[str]) -> str:
+    digest = hashlib.sha256()
+    for rel in files:
+        path = kdir / rel
+        digest.update(rel.encode() + b"\0")
+        if path.is_file():
+            digest.update(path.read_bytes())
+    return digest.hexdigest()[:16]
 
 
 def _import(src: Path, repo: Path, progress: Progress) -> None:
@@ -138,20 +187,35 @@ def _populate(kdir: Optional[Path], name: str, tmp: Path, progress: Progress) ->
         progress.step(f"cloning {kdir}")
         run(["git", "clone", "-q", "--shared", str(kdir), str(tmp)])
         _git(tmp, "checkout", "-q", "-B", "pristine", "HEAD")
+        dirty = changed_files(kdir)
+        if dirty:
+            _snapshot(kdir, tmp, dirty, progress)
+        subs = run(["git", "-C", str(kdir), "submodule", "status"], check=False).stdout.split()
+        if subs:
+            progress.step(f"submodules of {kdir} are not copied: they are not kernel code "
+                          "demagic reads")
         return True
     progress.step(f"copying {kdir}")
     run(["cp", "-a", "--reflink=auto", f"{kdir}/.", str(tmp)])
     return False
 
 
-def _ensure_package(name: str) -> None:
-    """Debian's package of the tree, installed when missing (as root)."""
-    if tarball(name).exists():
-        return
-    from demagic import deps
-    deps.ensure_packages([package(name)], f"TREE={name}")
-    if not tarball(name).exists():
-        raise DemagicError(f"{tarball(name)} missing after installing {package(name)}")
+def _snapshot(kdir: Path, tmp: Path, files: Sequence[str], progress: Progress) -> None:
+    """Commit the uncommitted changes of kdir on top of its HEAD in the copy: the series
+    follows the tree as the user sees it, and its cover letter says so."""
+    progress.step(f"{kdir} has uncommitted changes to {len(files)} files: "
+                  "the series is made on top of them")
+    for rel in files:
+        src, dst = kdir / rel, tmp / rel
+        if src.is_file() or src.is_symlink():
+            dst.parent.mkdir(parents=True, exist_ok=True)
+            shutil.copy2(src, dst, follow_symlinks=False)
+        elif dst.exists() or dst.is_symlink():
+            dst.unlink()
+    _git(tmp, "add", "-f", "-A", "--", *files)
+    _git(tmp, "commit", "-q", "--no-verify", "-m",
+         f"demagic: snapshot of the uncommitted changes of {kdir} ({len(files)} files)")
+    (tmp / ".git" / "demagic-dirty").write_text("\n".join(files) + "\n")
 
 
 def pristine(kdir: Optional[Path] = None, progress: Optional[Progress] = None,
@@ -169,7 +233,8 @@ def pristine(kdir: Optional[Path] = None, progress: Optional[Progress] = None,
     ident = _identity(kdir, name)
     if not (stamp.exists() and stamp.read_text().strip() == ident and repo.is_dir()):
         tmp = BUILD / "trees" / f"{name}.tmp"
-        for stale in (tmp, repo):
+        # the work copies belong to the old copy: their git metadata goes with it
+        for stale in (tmp, repo, BUILD / "work" / name):
             shutil.rmtree(stale, ignore_errors=True)
         stamp.unlink(missing_ok=True)
         tmp.parent.mkdir(parents=True, exist_ok=True)
@@ -182,11 +247,17 @@ def pristine(kdir: Optional[Path] = None, progress: Optional[Progress] = None,
         progress.step(f"pristine tree ready: {repo}")
     base = _git(repo, "rev-parse", "pristine").strip()
     history = (repo / ".git" / "demagic-history").read_text().strip() == "yes"
+    dirty_file = repo / ".git" / "demagic-dirty"
+    dirty = dirty_file.read_text().split() if dirty_file.exists() else []
     if kdir is None:
         origin = f"Debian's {package(name)} {package_version(name)}".rstrip()
+    elif dirty:
+        head = _git(repo, "rev-parse", "--short=12", "pristine~1").strip()
+        origin = (f"the git checkout {kdir} at {head} with its uncommitted changes to "
+                  f"{len(dirty)} files, committed on top as a snapshot")
     else:
         origin = f"{'the git checkout' if history else 'the tree'} {kdir}"
-    return Tree(name, repo, base, kernel_version(repo), history, origin)
+    return Tree(name, repo, base, kernel_version(repo), history, origin, tuple(dirty))
 
 
 def tree_of_series(series: Path) -> str:
@@ -216,15 +287,21 @@ def worktree(tree: Tree, name: str, series: Optional[Path] = None,
     builds from it stay incremental.  upto limits the series to its first N.
     """
     path = BUILD / "work" / tree.name / name
-    if not (path / ".git").exists():
-        shutil.rmtree(path, ignore_errors=True)
-        path.parent.mkdir(parents=True, exist_ok=True)
-        _git(tree.repo, "worktree", "prune")
-        _git(tree.repo, "worktree", "add", "-q", "--detach", "-f", str(path), tree.base)
-    _git(path, "am", "--abort", check=False)
-    _git(path, "checkout", "-q", "--detach", "-f", tree.base)
-    _git(path, "reset", "-q", "--hard", tree.base)
-    _git(path, "clean", "-q", "-fdx")
+    try:
+        if not (path / ".git").exists() or \
+                run(["git", "-C", str(path), "rev-parse", "--git-dir"], check=False).returncode:
+            shutil.rmtree(path, ignore_errors=True)
+            path.parent.mkdir(parents=True, exist_ok=True)
+            _git(tree.repo, "worktree", "prune")
+            _git(tree.repo, "worktree", "add", "-q", "--detach", "-f", str(path), tree.base)
+        _git(path, "am", "--abort", check=False)
+        _git(path, "checkout", "-q", "--detach", "-f", tree.base)
+        _git(path, "reset", "-q", "--hard", tree.base)
+        _git(path, "clean", "-q", "-fdx")
+    except CommandError as exc:
+        raise DemagicError(f"cannot set up the work copy {path} of {tree.name} "
+                           f"({exc.output.strip().splitlines()[-1] if exc.output.strip() else exc}); "
+                           "make clean removes the work copies") from exc
     patches = series_patches(series) if series is not None else []
     for patch in patches[:upto]:
         res = run(["git", "-C", str(path), "am", "-q", str(patch.resolve())],

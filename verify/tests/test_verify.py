@@ -75,10 +75,18 @@ class ReferenceTest(unittest.TestCase):
         self.assertEqual(reference.normalise("\tcp -> busy  = false ;"), "cp->busy=false;")
         self.assertNotEqual(reference.normalise("int a;"), reference.normalise("inta;"))
 
-    def test_a_code_difference_fails(self) -> None:
+    def test_a_trailing_comment_difference_is_listed(self) -> None:
         ours = load("remove-foo-magic.patch")
         text = (DATA / "remove-foo-magic.patch").read_text().replace(
             "+\t(void)magic;", "+\t(void)magic; /* other */")
+        cell = reference.compare(ours, [patch.parse_text(text, Path("u.patch"))], "ref")
+        self.assertEqual(cell.status, matrix.Status.PASS)
+        self.assertIn("differ in a trailing comment only", cell.reason)
+
+    def test_a_code_difference_fails(self) -> None:
+        ours = load("remove-foo-magic.patch")
+        text = (DATA / "remove-foo-magic.patch").read_text().replace(
+            "+\t(void)magic;", "+\t(void)(magic + 1);")
         theirs = patch.parse_text(text, Path("upstream.patch"))
         diffs = reference.differences(ours, theirs)
         self.assertEqual(len(diffs), 2)
