@@ -14,14 +14,14 @@ import os
 from contextlib import contextmanager
 from typing import Iterator, Optional
 
+from demagic import tree
 from demagic.proc import Progress
-from demagic.tree import BUILD
 
 
 @contextmanager
 def holding(name: str, what: str, progress: Optional[Progress] = None) -> Iterator[None]:
     """Hold the lock of tree name while the block runs (what: the command, for others)."""
-    path = BUILD / "locks" / f"{name}.lock"
+    path = tree.BUILD / "locks" / f"{name}.lock"
     path.parent.mkdir(parents=True, exist_ok=True)
     fd = os.open(path, os.O_RDWR | os.O_CREAT, 0o644)
     try:

@@ -30,6 +30,11 @@ class CommandError(DemagicError):
         self.returncode = returncode
         self.output = output
         last = output.strip().splitlines()[-1] if output.strip() else ""
+        if "No space left on device" in output:
+            where = next((l for l in output.splitlines() if "No space left" in l), "")
+            super().__init__(f"{shlex.quote(argv[0])} stopped: the disk is full ({where.strip()[:160]});"
+                             " free some space and run again: earlier results are kept")
+            return
         super().__init__(f"{shlex.quote(argv[0])} exited {returncode}: {last}")
 
 
@@ -82,6 +87,9 @@ class Children:
                 break
             except subprocess.TimeoutExpired:
                 continue
+        for stream in (proc.stdin, proc.stdout, proc.stderr):
+            if stream is not None:
+                stream.close()
         self.done(proc)
 
     def stop_all(self) -> None:

@@ -11,7 +11,7 @@ from pathlib import Path
 from demagic import (cover, layout, message, preproc, registry, rewrite, scan, scanmodes, series,
                      texts as dtexts, tree as trees)
 from demagic.model import Candidate, Verdict
-from demagic.proc import Progress, run
+from demagic.proc import Progress, UsageError, run
 from demagic.tree import GIT_ENV
 from demagic.tidy import realign, tidy
 
@@ -206,6 +206,14 @@ class DiscoveryTest(unittest.TestCase):
         self.assertIn("*\tp->magic = FOO_MAGIC;\n", text)
         self.assertIn("*\tif (!p || p->magic != FOO_MAGIC)\n \t\treturn -EINVAL;\n", text)
         self.assertIn("--- drivers/foo/foo.c\n+++ drivers/foo/foo.c\n@@ -", text)
+
+    def test_targets_none_of_which_is_in_the_tree_fail(self) -> None:
+        with self.assertRaisesRegex(UsageError, r"TARGETS: NOPE_MAGIC, GONE_MAGIC not found"):
+            series.plan(self.tree, self.root, ["NOPE_MAGIC", "GONE_MAGIC"], None, 1,
+                        Progress(quiet=True), "all")
+        found = series.plan(self.tree, self.root, ["NOPE_MAGIC", "FOO_MAGIC"], None, 1,
+                            Progress(quiet=True), "all")
+        self.assertEqual([c.macro for c in found.cands], ["FOO_MAGIC"])
 
     def test_named_target_fails(self) -> None:
         with self.assertRaisesRegex(rewrite.ResidueError, "BAR_MAGIC still used at drivers/bar/bar.c:16"):

@@ -1,0 +1,190 @@
+# SPDX-License-Identifier: GPL-2.0
+"""A user's own tree, used the way users use it: it moves on, it is dirty, it is a
+worktree or a shallow clone, two runs overlap, a run is interrupted.  Each test makes
+its small trees itself; build/ is a temporary directory."""
+
+from __future__ import annotations
+
+import os
+import shutil
+import signal
+import subprocess
+import sys
+import tempfile
+import threading
+import time
+import unittest
+from pathlib import Path
+from unittest import mock
+
+from demagic import lock, proc, series, tree as trees
+from demagic.proc import CommandError, DemagicError, Progress, UsageError, run
+
+ENV = {"GIT_AUTHOR_NAME": "u", "GIT_AUTHOR_EMAIL": "u@x.org", "GIT_COMMITTER_NAME": "u",
+       "GIT_COMMITTER_EMAIL": "u@x.org"}
+FILES = {"Makefile": "VERSION = 6\nPATCHLEVEL = 12\nSUBLEVEL = 0\n",
+         "scripts/checkpatch.pl": "#!/usr/bin/perl\n", "include/linux/foo.h": "int x;\n",
+         "drivers/foo/foo.c": "int foo;\n"}
+QUIET = Progress(quiet=True)
+
+
+def make_tree(top: Path, git: bool = True) -> Path:
+    for rel, text in FILES.items():
+        (top / rel).parent.mkdir(parents=True, exist_ok=True)
+        (top / rel).write_text(text)
+    if git:
+        run(["git", "init", "-q", str(top)])
+        run(["git", "-C", str(top), "add", "-A"])
+        run(["git", "-C", str(top), "commit", "-q", "-m", "base"], env=ENV)
+    return top
+
+
+def commit(top: Path, rel: str, text: str) -> None:
+    (top / rel).write_text(text)
+    run(["git", "-C", str(top), "commit", "-q", "-am", "more"], env=ENV)
+
+
+class TreeCase(unittest.TestCase):
+    def setUp(self) -> None:
+        self.tmp = Path(tempfile.mkdtemp())
+        self.build = self.tmp / "build"
+        patcher = mock.patch.object(trees, "BUILD", self.build)
+        patcher.start()
+        self.addCleanup(patcher.stop)
+        self.addCleanup(shutil.rmtree, self.tmp)
+
+    def user_tree(self, name: str = "linux", git: bool = True) -> Path:
+        return make_tree(self.tmp / name, git)
+
+
+class MovingTreeTest(TreeCase):
+    def test_a_new_commit_in_kdir_gives_a_fresh_copy_and_work_copies(self) -> None:
+        kdir = self.user_tree()
+        first = trees.pristine(kdir, QUIET)
+        trees.worktree(first, "series")
+        commit(kdir, "drivers/foo/foo.c", "int foo = 1;\n")
+        second = trees.pristine(kdir, QUIET)
+        self.assertNotEqual(first.base, second.base)
+        work = trees.worktree(second, "series")
+        self.assertEqual((work / "drivers/foo/foo.c").read_text(), "int foo = 1;\n")
+
+    def test_a_plain_tree_extracted_again_is_copied_again(self) -> None:
+        kdir = self.user_tree(git=False)
+        first = trees.pristine(kdir, QUIET)
+        (kdir / "Makefile").write_text("VERSION = 6\nPATCHLEVEL = 12\nSUBLEVEL = 3\n")
+        (kdir / "drivers/foo/foo.c").write_text("int foo = 2;\n")
+        second = trees.pristine(kdir, QUIET)
+        self.assertEqual((first.version, second.version), ("6.12.0", "6.12.3"))
+        self.assertEqual((second.repo / "drivers/foo/foo.c").read_text(), "int foo = 2;\n")
+
+
+class DirtyTreeTest(TreeCase):
+    def test_uncommitted_changes_are_followed_and_said(self) -> None:
+        kdir = self.user_tree()
+        (kdir / "drivers/foo/foo.c").write_text("int foo = 3;\n")
+        (kdir / "drivers/foo/new.c").write_text("int bar;\n")
+        t = trees.pristine(kdir, QUIET)
+        self.assertEqual((t.repo / "drivers/foo/foo.c").read_text(), "int foo = 3;\n")
+        self.assertTrue((t.repo / "drivers/foo/new.c").exists())
+        self.assertEqual(t.dirty, ("drivers/foo/foo.c", "drivers/foo/new.c"))
+        self.assertIn("uncommitted changes to 2 files", t.origin)
+        # a further change is a new snapshot
+        (kdir / "drivers/foo/foo.c").write_text("int foo = 4;\n")
+        self.assertNotEqual(trees.pristine(kdir, QUIET).base, t.base)
+
+
+class KindsOfTreeTest(TreeCase):
+    def test_a_git_worktree(self) -> None:
+        kdir = self.user_tree()
+        wt = self.tmp / "wt"
+        run(["git", "-C", str(kdir), "worktree", "add", "-q", str(wt)])
+        self.assertTrue(trees.pristine(wt, QUIET).has_history)
+
+    def test_a_shallow_clone(self) -> None:
+        kdir = self.user_tree()
+        commit(kdir, "drivers/foo/foo.c", "int foo = 5;\n")
+        shallow = self.tmp / "shallow"
+        run(["git", "clone", "-q", "--depth", "1", f"file://{kdir}", str(shallow)])
+        t = trees.pristine(shallow, QUIET)
+        self.assertEqual((t.repo / "drivers/foo/foo.c").read_text(), "int foo = 5;\n")
+
+    def test_a_path_with_spaces(self) -> None:
+        kdir = make_tree(self.tmp / "my linux tree")
+        t = trees.pristine(kdir, QUIET)
+        self.assertEqual(t.name, "my linux tree")
+        self.assertTrue((trees.worktree(t, "series") / "Makefile").exists())
+
+    def test_a_tree_with_a_submodule(self) -> None:
+        kdir = self.user_tree()
+        sub = make_tree(self.tmp / "sub")
+        run(["git", "-C", str(kdir), "-c", "protocol.file.allow=always", "submodule", "add",
+             "-q", str(sub), "vendor/sub"], env=ENV)
+        run(["git", "-C", str(kdir), "commit", "-q", "-m", "sub"], env=ENV)
+        self.assertTrue(trees.pristine(kdir, QUIET).has_history)
+
+
+class RefusalsTest(TreeCase):
+    def test_out_inside_kdir_is_refused(self) -> None:
+        kdir = self.user_tree()
+        with self.assertRaisesRegex(UsageError, r"OUT=.* is inside KDIR=.*never writes"):
+            series.check_out(kdir, kdir / "patches")
+        series.check_out(kdir, self.tmp / "patches")
+
+    def test_an_incomplete_tree_is_named_so(self) -> None:
+        kdir = self.user_tree(git=False)
+        shutil.rmtree(kdir / "scripts")
+        with self.assertRaisesRegex(UsageError, r"an incomplete kernel tree \(no scripts/"):
+            trees.check_kdir(kdir)
+
+    def test_j_above_the_cpus_is_capped(self) -> None:
+        cpus = os.cpu_count() or 1
+        self.assertEqual(proc.cap_jobs(cpus + 62), cpus)
+        self.assertEqual(proc.cap_jobs(1), 1)
+
+    def test_a_full_disk_is_named_and_earlier_output_kept(self) -> None:
+        exc = CommandError(["make"], 2, "cc1: fatal error: foo.o: No space left on device\n")
+        self.assertIn("the disk is full", str(exc))
+        self.assertIn("earlier results are kept", str(exc))
+
+
+class OverlapTest(TreeCase):
+    def test_a_second_run_waits_for_the_first(self) -> None:
+        (self.build / "locks").mkdir(parents=True)
+        holder = subprocess.Popen([sys.executable, "-c", (
+            "import fcntl, os, sys, time\n"
+            f"fd = os.open({str(self.build / 'locks' / 'linux.lock')!r}, os.O_RDWR | os.O_CREAT)\n"
+            "fcntl.flock(fd, fcntl.LOCK_EX)\n"
+            "os.pwrite(fd, b'demagic make spatch (pid 1)', 0)\n"
+            "print('held', flush=True)\ntime.sleep(1.5)\n")], stdout=subprocess.PIPE, text=True)
+        self.assertEqual(holder.stdout.readline().strip(), "held") if holder.stdout else None
+        said = []
+        progress = Progress(quiet=True)
+        progress.step = said.append   # type: ignore[method-assign]
+        start = time.monotonic()
+        with lock.holding("linux", "make verify", progress):
+            waited = time.monotonic() - start
+        holder.wait()
+        if holder.stdout:
+            holder.stdout.close()
+        self.assertGreater(waited, 0.5)
+        self.assertEqual(len(said), 1)
+        self.assertIn("demagic make spatch (pid 1) is using linux", said[0])
+
+
+class InterruptTest(unittest.TestCase):
+    def test_an_interrupt_leaves_no_process_behind(self) -> None:
+        with tempfile.TemporaryDirectory() as tmp:
+            pidfile = Path(tmp) / "pid"
+            timer = threading.Timer(0.5, lambda: os.kill(os.getpid(), signal.SIGINT))
+            timer.start()
+            with self.assertRaises(KeyboardInterrupt):
+                run(["bash", "-c", f"sleep 60 & echo $! > {pidfile}; wait"])
+            grandchild = int(pidfile.read_text())
+            time.sleep(0.2)
+            state = Path(f"/proc/{grandchild}/stat")
+            alive = state.exists() and state.read_text().split()[2] != "Z"
+            self.assertFalse(alive, "the grandchild of an interrupted run is still running")
+
+
+if __name__ == "__main__":
+    unittest.main()
