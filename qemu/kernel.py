@@ -12,7 +12,7 @@ from typing import List, Optional, Sequence
 
 from demagic import tree as dtree
 from demagic.proc import CommandError, DemagicError, run
-from qemu import kconfig
+from demagic import kconfig
 from qemu.archs import Arch
 
 QEMU_DIR = Path(__file__).resolve().parent
@@ -64,26 +64,32 @@ def _fingerprint(paths: Sequence[Path], src: Path) -> str:
     return digest.hexdigest()
 
 
-def configure(src: Path, out: Path, arch: Arch) -> None:
-    """tinyconfig + fragments via merge_config.sh, then check nothing was dropped."""
+def configure(src: Path, out: Path, arch: Arch) -> List[str]:
+    """tinyconfig + fragments via merge_config.sh, then check nothing was dropped.
+
+    Settings of symbols the tree does not declare (a driver it no longer has)
+    are left out first; their names are returned."""
     frags = fragments(arch)
-    wanted = kconfig.requested(frags)
     stamp = out / ".demagic-config"
     config = out / ".config"
+    fitted = out / "demagic.fragment"
     key = _fingerprint(frags, src)
-    if config.exists() and stamp.exists() and stamp.read_text().strip() == key:
+    if config.exists() and stamp.exists() and stamp.read_text().strip() == key and fitted.exists():
+        wanted = kconfig.parse(fitted.read_text(), str(fitted))
         kconfig.check(wanted, config)
-        return
+        return []
     out.mkdir(parents=True, exist_ok=True)
+    wanted, left_out = kconfig.fit(src, frags, fitted)
     _make(src, out, arch, "tinyconfig")
     run([str(src / "scripts/kconfig/merge_config.sh"), "-m", "-O", str(out), str(config),
-         *map(str, frags)], cwd=src, env={"ARCH": arch.kernel_arch})
+         str(fitted)], cwd=src, env={"ARCH": arch.kernel_arch})
     _make(src, out, arch, "olddefconfig")
     try:
         kconfig.check(wanted, config)
     except kconfig.ConfigError as exc:
         raise BuildError(str(exc)) from exc
     stamp.write_text(key + "\n")
+    return left_out
 
 
 def inputs_key(base: str, series: Optional[Path], arch: Arch) -> str:

@@ -8,6 +8,8 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Dict, List, Optional, Sequence, Tuple
 
+from demagic import kconfig
+
 CONFIGS = Path(__file__).resolve().parent / "configs"
 
 
@@ -47,6 +49,8 @@ ARCHES: Tuple[Arch, ...] = (
          "=-D__LINUX_ARM_ARCH__=3 -march=armv4\n"))),
     Arch("parisc", "parisc", "parisc", "hppa-linux-gnu-", "generic-32bit_defconfig"),
     Arch("mips", "mips", "mips", "mips64-linux-gnuabi64-", "ip27_defconfig"),
+    # Tegra's clock drivers (ARCH_TEGRA) are built only for ARM machines.
+    Arch("tegra", "arm", "arm", "arm-linux-gnueabi-", "tegra_defconfig"),
 )
 
 ASSIGN_RE = re.compile(r"^\s*([A-Za-z0-9_.-]+?)-(y|m|objs|\$\((CONFIG_[A-Za-z0-9_]+)\))"
@@ -82,24 +86,12 @@ def object_of(path: str) -> Optional[str]:
 
 def parse_config(text: str) -> Dict[str, str]:
     """CONFIG_FOO -> value ('n' for '# ... is not set') of a .config or a fragment."""
-    out: Dict[str, str] = {}
-    for line in text.splitlines():
-        match = FRAGMENT_RE.match(line.strip())
-        if match and match.group(1):
-            out[match.group(1)] = match.group(2)
-        elif match and match.group(3):
-            out[match.group(3)] = "n"
-    return out
+    return kconfig.parse(text)
 
 
 def config_missing(fragment: Dict[str, str], config: Dict[str, str]) -> List[str]:
     """Fragment settings that the final .config does not have (the subset check)."""
-    missing = []
-    for key, value in sorted(fragment.items()):
-        got = config.get(key, "n")
-        if got != value:
-            missing.append(f"{key}={value} (got {'not set' if got == 'n' else got})")
-    return missing
+    return kconfig.dropped(fragment, config)
 
 
 def _kbuild_lines(directory: Path) -> List[str]:

@@ -11,6 +11,7 @@ from pathlib import Path
 from typing import Dict, List, Optional, Sequence, Set, Tuple
 
 from demagic.proc import CommandError, DemagicError, run
+from demagic import kconfig
 from verify.arches import Arch, config_missing, parse_config
 
 CCWRAP = Path(__file__).resolve().parent / "ccwrap.sh"
@@ -79,6 +80,7 @@ class BuildDir:
     jobs: int = 2
     ccache: Optional[Path] = None
     _config: Optional[Dict[str, str]] = None
+    left_out: List[str] = field(default_factory=list)   # fragment symbols the tree lacks
 
     def make_args(self) -> List[str]:
         args = ["make", "-C", str(self.src), f"O={self.out}", f"ARCH={self.arch.karch}",
@@ -111,27 +113,23 @@ class BuildDir:
             return
         self.out.mkdir(parents=True, exist_ok=True)
         stamp.unlink(missing_ok=True)
+        fitted = self.out / "demagic.fragment"
+        wanted, self.left_out = kconfig.fit(self.src, self.arch.fragments(), fitted)
         try:
             run(self.make_args() + [self.arch.defconfig])
             run([str(self.src / "scripts/kconfig/merge_config.sh"), "-m", "-O", str(self.out),
-                 str(self.out / ".config"), *map(str, self.arch.fragments())],
+                 str(self.out / ".config"), str(fitted)],
                 cwd=self.src, env={"ARCH": self.arch.karch, "CROSS_COMPILE": self.arch.cross})
             run(self.make_args() + ["olddefconfig"])
         except CommandError as exc:
             raise BuildError(f"{self.arch.name}: cannot configure: {exc}") from exc
         config = parse_config((self.out / ".config").read_text())
-        missing = self.missing(config)
+        missing = config_missing(wanted, config)
         if missing:
             raise BuildError(f"{self.arch.name}: .config lacks fragment settings: "
                              + ", ".join(missing))
         self._config = config
         stamp.write_text(self._identity())
-
-    def missing(self, config: Dict[str, str]) -> List[str]:
-        out: List[str] = []
-        for frag in self.arch.fragments():
-            out += config_missing(parse_config(frag.read_text()), config)
-        return out
 
     @property
     def config(self) -> Dict[str, str]:

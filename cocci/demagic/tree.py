@@ -218,6 +218,16 @@ def _snapshot(kdir: Path, tmp: Path, files: Sequence[str], progress: Progress) -
     (tmp / ".git" / "demagic-dirty").write_text("\n".join(files) + "\n")
 
 
+def _ensure_package(name: str) -> None:
+    """Debian's package of the tree, installed when missing (as root)."""
+    if tarball(name).exists():
+        return
+    from demagic import deps
+    deps.ensure_packages([package(name)], f"TREE={name}")
+    if not tarball(name).exists():
+        raise DemagicError(f"{tarball(name)} missing after installing {package(name)}")
+
+
 def pristine(kdir: Optional[Path] = None, progress: Optional[Progress] = None,
              tree_name: str = DEFAULT_NAME) -> Tree:
     """The pristine git copy of kdir, or of Debian's tree tree_name."""

@@ -123,6 +123,20 @@ class KindsOfTreeTest(TreeCase):
         self.assertTrue(trees.pristine(kdir, QUIET).has_history)
 
 
+class DebianTreeTest(TreeCase):
+    def test_a_missing_package_is_installed_or_named(self) -> None:
+        with mock.patch.object(trees, "tarball", return_value=self.tmp / "none.tar.xz"), \
+                mock.patch("demagic.deps.ensure_packages") as ensure:
+            with self.assertRaisesRegex(DemagicError, r"none.tar.xz missing after installing "
+                                                      r"linux-source-6.12"):
+                trees.pristine(None, QUIET, "linux-6.12")
+        ensure.assert_called_once_with(["linux-source-6.12"], "TREE=linux-6.12")
+
+    def test_an_unknown_tree_name_is_refused(self) -> None:
+        with self.assertRaisesRegex(UsageError, r"TREE=linux-5.10: not a tree demagic provides"):
+            trees.pristine(None, QUIET, "linux-5.10")
+
+
 class RefusalsTest(TreeCase):
     def test_out_inside_kdir_is_refused(self) -> None:
         kdir = self.user_tree()

@@ -5,7 +5,7 @@ import tempfile
 import unittest
 from pathlib import Path
 
-from qemu import kconfig
+from demagic import kconfig
 from qemu.kernel import CONFIGS
 
 FINAL = """#
@@ -41,7 +41,7 @@ class DroppedTest(unittest.TestCase):
     def test_dropped_option(self) -> None:
         want = {"CONFIG_BAYCOM_EPP": "m", "CONFIG_SLIP": "y"}
         self.assertEqual(kconfig.dropped(want, kconfig.parse(FINAL)),
-                         ["CONFIG_BAYCOM_EPP=m (got n)", "CONFIG_SLIP=y (got m)"])
+                         ["CONFIG_BAYCOM_EPP=m (got not set)", "CONFIG_SLIP=y (got m)"])
 
     def test_check_raises(self) -> None:
         with tempfile.TemporaryDirectory() as tmp:
@@ -50,6 +50,21 @@ class DroppedTest(unittest.TestCase):
             kconfig.check({"CONFIG_SLIP": "m"}, config)
             with self.assertRaisesRegex(kconfig.ConfigError, "CONFIG_BAYCOM_EPP"):
                 kconfig.check({"CONFIG_BAYCOM_EPP": "m"}, config)
+
+class FitTest(unittest.TestCase):
+    def test_a_symbol_the_tree_lacks_is_left_out(self) -> None:
+        with tempfile.TemporaryDirectory() as tmp:
+            top = Path(tmp)
+            (top / "drivers").mkdir()
+            (top / "drivers/Kconfig").write_text("config SLIP\n\ttristate \"SLIP\"\n"
+                                                 "menuconfig HAMRADIO\n\tbool \"Ham\"\n")
+            frag = top / "f.config"
+            frag.write_text("CONFIG_SLIP=m\nCONFIG_SYNCLINK_CS=m\n# CONFIG_HAMRADIO is not set\n")
+            wanted, left = kconfig.fit(top, [frag], top / "out" / "fitted")
+            self.assertEqual(wanted, {"CONFIG_SLIP": "m", "CONFIG_HAMRADIO": "n"})
+            self.assertEqual(left, ["CONFIG_SYNCLINK_CS"])
+            self.assertEqual((top / "out" / "fitted").read_text(),
+                             "CONFIG_SLIP=m\n# CONFIG_HAMRADIO is not set\n")
 
 
 if __name__ == "__main__":

@@ -1,11 +1,14 @@
 # SPDX-License-Identifier: GPL-2.0
-"""Kconfig fragments: parse them, and check that the final .config kept every option."""
+"""Kconfig fragments: parse them, fit them to a tree, and check that the final .config kept
+every option.  verify and the boot suite both configure kernels through it."""
 
 from __future__ import annotations
 
 import re
 from pathlib import Path
-from typing import Dict, Iterable, List
+from typing import Dict, Iterable, List, Sequence, Tuple
+
+from demagic.texts import grep_tree
 
 CONFIG_SET = re.compile(r"^(CONFIG_[A-Za-z0-9_]+)=(.*)$")
 CONFIG_UNSET = re.compile(r"^# (CONFIG_[A-Za-z0-9_]+) is not set$")
@@ -45,7 +48,7 @@ def dropped(wanted: Dict[str, str], final: Dict[str, str]) -> List[str]:
     for opt, value in sorted(wanted.items()):
         got = final.get(opt, "n")
         if got != value:
-            out.append(f"{opt}={value} (got {got})")
+            out.append(f"{opt}={value} (got {'not set' if got == 'n' else got})")
     return out
 
 
@@ -55,3 +58,25 @@ def check(wanted: Dict[str, str], config: Path) -> None:
     if missing:
         raise ConfigError(f"{config}: Kconfig dropped {len(missing)} requested option(s): "
                           + ", ".join(missing))
+
+
+def declared(tree: Path, symbols: Iterable[str]) -> set:
+    """The CONFIG_ symbols of symbols that the tree's Kconfig files declare (one grep)."""
+    names = sorted({s[len("CONFIG_"):] for s in symbols if s.startswith("CONFIG_")})
+    if not names:
+        return set()
+    out = grep_tree(tree, ["-h", "-E", rf"^\s*(menu)?config\s+({'|'.join(names)})\s*$"],
+                    ["*Kconfig*"])
+    return {"CONFIG_" + line.split()[-1] for line in out.splitlines() if line.split()}
+
+
+def fit(tree: Path, fragments: Sequence[Path], out: Path) -> Tuple[Dict[str, str], List[str]]:
+    """One fragment at out with the settings of fragments whose symbol the tree declares;
+    (those settings, the symbols left out: drivers the tree does not have)."""
+    wanted = requested(fragments)
+    known = declared(tree, wanted)
+    kept = {k: v for k, v in wanted.items() if k in known}
+    out.parent.mkdir(parents=True, exist_ok=True)
+    out.write_text("".join(f"{k}={v}\n" if v != "n" else f"# {k} is not set\n"
+                           for k, v in kept.items()))
+    return kept, sorted(set(wanted) - known)
