@@ -218,7 +218,11 @@ position q : script:python(fn) { q[0].current_element == fn };
 @@
 {
   ...
+(
 - T x@q = f(D);
+|
+- T x@q = &D;
+)
   ... when != x
 }
 

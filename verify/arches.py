@@ -46,7 +46,9 @@ ARCHES: Tuple[Arch, ...] = (
         ("arch/arm/mach-rpc/Kconfig",
          "\tdepends on !CC_IS_CLANG && GCC_VERSION < 90100 && GCC_VERSION >= 60000\n", ""),
         ("arch/arm/Makefile", "=-D__LINUX_ARM_ARCH__=3 -march=armv3m\n",
-         "=-D__LINUX_ARM_ARCH__=3 -march=armv4\n"))),
+         "=-D__LINUX_ARM_ARCH__=3 -march=armv4\n"),
+        # newer trees set -march on a line of its own
+        ("arch/arm/Makefile", ":=-march=armv3m\n", ":=-march=armv4\n"))),
     Arch("parisc", "parisc", "parisc", "hppa-linux-gnu-", "generic-32bit_defconfig"),
     Arch("mips", "mips", "mips", "mips64-linux-gnuabi64-", "ip27_defconfig"),
     # Tegra's clock drivers (ARCH_TEGRA) are built only for ARM machines.
@@ -94,13 +96,18 @@ def config_missing(fragment: Dict[str, str], config: Dict[str, str]) -> List[str
     return kconfig.dropped(fragment, config)
 
 
+# obj-$(subst y,$(CONFIG_A),$(CONFIG_B)): built as A is (y or m) when B is set; the
+# directory's own gate already needs A, so B decides.
+SUBST_RE = re.compile(r"\$\(subst y,\$\((CONFIG_\w+)\),\$\((CONFIG_\w+)\)\)")
+
+
 def _kbuild_lines(directory: Path) -> List[str]:
     lines: List[str] = []
     for name in KBUILD_FILES:
         path = directory / name
         if path.is_file():
             text = path.read_text(errors="replace").replace("\\\n", " ")
-            lines.extend(text.splitlines())
+            lines.extend(SUBST_RE.sub(r"$(\2)", text).splitlines())
     return lines
 
 
