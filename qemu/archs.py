@@ -14,6 +14,10 @@ class GuestTest:
     sources: Tuple[str, ...]     # paths or directory prefixes in the kernel tree
     devices: Tuple[str, ...] = ()  # extra QEMU arguments the test needs
     depth: str = ""              # what it cannot reach, for the coverage table
+    symbols: Tuple[str, ...] = ()  # Kconfig symbols it needs: without them, no such test
+    compare: bool = False        # judged only against the kernel before the series
+    timeout: int = 0             # seconds it may take in the guest (0: boot.GUEST_TIMEOUT)
+    label: str = ""              # what the coverage table calls it (default: name)
 
 
 @dataclass(frozen=True)
@@ -30,25 +34,34 @@ class Arch:
 
 
 FASYNC = GuestTest("fasync", ("fs/fcntl.c", "include/linux/fs.h"))
+HAMRADIO = ("CONFIG_HAMRADIO", "CONFIG_AX25")
 
 X86_64 = Arch(
     name="x86_64", kernel_arch="x86_64", image="arch/x86/boot/bzImage",
     qemu="qemu-system-x86_64", fragments=("common.config", "x86_64.config"),
     cflags=(), busybox="host",
     tests=(
-        GuestTest("slip", ("drivers/net/slip/",)),
-        GuestTest("hdlcdrv", ("drivers/net/hamradio/hdlcdrv.c", "include/linux/hdlcdrv.h")),
+        GuestTest("slip", ("drivers/net/slip/",), symbols=("CONFIG_SLIP",)),
+        GuestTest("hdlcdrv", ("drivers/net/hamradio/hdlcdrv.c", "include/linux/hdlcdrv.h"),
+                  symbols=HAMRADIO),
         GuestTest("baycom", ("drivers/net/hamradio/baycom_par.c",
                              "drivers/net/hamradio/baycom_ser_fdx.c",
                              "drivers/net/hamradio/baycom_ser_hdx.c"),
                   devices=("-parallel", "null"),
-                  depth="baycom_ser_* register only: bringing them up on QEMU's UART livelocks"),
+                  depth="baycom_ser_* register only: bringing them up on QEMU's UART livelocks",
+                  symbols=("CONFIG_BAYCOM_PAR", "CONFIG_BAYCOM_SER_FDX")),
         GuestTest("yam", ("drivers/net/hamradio/yam.c",),
-                  depth="no YAM modem: the transmit/receive paths stay idle"),
+                  depth="no YAM modem: the transmit/receive paths stay idle",
+                  symbols=("CONFIG_YAM",)),
         FASYNC,
-        GuestTest("coda", ("fs/coda/",)),
+        GuestTest("coda", ("fs/coda/",), symbols=("CONFIG_CODA_FS",)),
         GuestTest("synclink_cs", ("drivers/char/pcmcia/synclink_cs.c",),
-                  depth="load/unload only: the checked tty paths need a PCMCIA card"),
+                  depth="load/unload only: the checked tty paths need a PCMCIA card",
+                  symbols=("CONFIG_SYNCLINK_CS",)),
+        GuestTest("l2tp", ("net/l2tp/",),
+                  symbols=("CONFIG_L2TP", "CONFIG_PPPOL2TP", "CONFIG_L2TP_ETH")),
+        GuestTest("autofs", ("fs/autofs/",), symbols=("CONFIG_AUTOFS_FS",)),
+        GuestTest("ocfs2hb", ("fs/ocfs2/cluster/",), symbols=("CONFIG_OCFS2_FS",)),
     ))
 
 I386 = Arch(
@@ -56,19 +69,12 @@ I386 = Arch(
     qemu="qemu-system-i386", fragments=("common.config", "i386.config"),
     cflags=("-m32",), busybox="i386",
     tests=(
-        GuestTest("apm", ("arch/x86/kernel/apm_32.c",)),
+        GuestTest("apm", ("arch/x86/kernel/apm_32.c",), symbols=("CONFIG_APM",)),
         GuestTest("baycom_epp", ("drivers/net/hamradio/baycom_epp.c",),
                   devices=("-parallel", "null"),
-                  depth="register/unregister only: QEMU's parallel port has no EPP modem"),
+                  depth="register/unregister only: QEMU's parallel port has no EPP modem",
+                  symbols=("CONFIG_BAYCOM_EPP",)),
         FASYNC,
     ))
 
 ARCHS: Tuple[Arch, ...] = (X86_64, I386)
-
-# Why a patch's code cannot run here, by the path it touches.
-NOT_EMULATED: Tuple[Tuple[str, str], ...] = (
-    ("drivers/scsi/arm/", "Acorn SCSI needs an ARM RiscPC, not emulated by QEMU"),
-    ("drivers/scsi/ncr53c8xx.c", "ncr53c8xx here is the PA-RISC Zalon board, not emulated"),
-    ("arch/mips/sgi-ip27/", "IP27 needs an SGI Origin MIPS machine, not emulated"),
-    ("arch/mips/include/asm/sn/", "IP27 needs an SGI Origin MIPS machine, not emulated"),
-)

@@ -30,10 +30,12 @@ class BootResult:
 
 
 def qemu_argv(arch: Arch, image: Path, initrd: Path, tests: Sequence[str],
-              devices: Sequence[str]) -> List[str]:
-    """The QEMU command line: TCG, no network, only a serial console and the devices asked."""
+              devices: Sequence[str], limits: Sequence[str] = ()) -> List[str]:
+    """The QEMU command line: TCG, no network, only a serial console and the devices asked.
+    limits: "test:seconds" for the tests that may run longer than GUEST_TIMEOUT."""
     append = ["console=ttyS0", "loglevel=5", "panic=-1",
-              f"demagic.tests={','.join(tests)}", f"demagic.timeout={GUEST_TIMEOUT}"]
+              f"demagic.tests={','.join(tests)}", f"demagic.timeout={GUEST_TIMEOUT}",
+              f"demagic.limits={','.join(limits)}" if limits else ""]
     return [arch.qemu, "-accel", "tcg", "-m", "256", "-nodefaults", "-no-reboot",
             "-display", "none", "-nic", "none", "-serial", "stdio", *devices,
             "-kernel", str(image), "-initrd", str(initrd),
@@ -70,7 +72,8 @@ def _watch(proc: "subprocess.Popen[bytes]", log: Path, start: float, hard_cap: f
     why = ""
     assert proc.stdout is not None
     lines: "queue.Queue[Optional[str]]" = queue.Queue()
-    threading.Thread(target=_reader, args=(proc.stdout, lines), daemon=True).start()
+    reader = threading.Thread(target=_reader, args=(proc.stdout, lines), daemon=True)
+    reader.start()
     last = start
     with open(log, "w") as fh:
         while True:
@@ -95,4 +98,7 @@ def _watch(proc: "subprocess.Popen[bytes]", log: Path, start: float, hard_cap: f
             proc.kill()
             fh.write(f"\n[host] {why}: guest killed\n")
         proc.wait()
+    reader.join(timeout=5.0)   # the pipe is at its end once the guest is gone
+    if not reader.is_alive():
+        proc.stdout.close()
     return BootResult("".join(out), time.monotonic() - start, why, log)

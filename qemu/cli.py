@@ -6,23 +6,26 @@ from __future__ import annotations
 import argparse
 import json
 import os
+import re
 import shutil
 import statistics
 import sys
 import time
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Callable, Dict, List, Optional, Sequence
+from typing import Callable, Dict, List, Optional, Sequence, Tuple
 
 from demagic import lock, tree as dtree
-from demagic.patches import series_digest
+from demagic.patches import Patch, parse_series, series_digest
 from demagic.proc import CHILDREN, DemagicError, Progress, UsageError, cap_jobs
-from qemu import boot, coverage, initramfs, kernel, ktap, mutant, trees
-from qemu.archs import ARCHS, Arch
+from qemu import boot, coverage, initramfs, kernel, ktap, mutant, probe, trees
+from qemu.archs import ARCHS, Arch, GuestTest
 
 REPO = dtree.REPO_ROOT
 STATES = ("before", "after")
 BOOT_WORKTREE = "boot"
+MUTANTS_FILE = "mutants.json"
+DURATION = re.compile(r"^# (\S+): ([\d.]+) s to ([\d.]+) s since boot", re.M)   # which tests caught which mutant, for the coverage table
 
 
 @dataclass
@@ -33,10 +36,40 @@ class Outcome:
     results: List[ktap.Result]
     crashes: List[str]
     boot: boot.BootResult
+    tests: Sequence[GuestTest] = ()
+    build_dir: Path = Path()
+
+    def ran(self) -> List[coverage.Ran]:
+        """The tests that ran to a result (not skipped) in this boot."""
+        done = {r.name for r in self.results if r.status is not ktap.Status.SKIP}
+        return [coverage.Ran(t, self.arch.name) for t in self.tests if t.name in done]
+
+    def compared(self) -> set:
+        """Names of the tests judged only against the kernel before the series."""
+        return {t.name for t in self.tests if t.compare}
+
+    def durations(self) -> Dict[str, float]:
+        """Seconds each test took in the guest, from init's "# name: t0 s to t1 s" lines."""
+        return {m.group(1): float(m.group(3)) - float(m.group(2))
+                for m in DURATION.finditer(self.boot.console)}
+
+    def nodes(self) -> Dict[Tuple[str, ...], ktap.Result]:
+        """Every result and subtest, by its path of names (test, subtest, ...)."""
+        out: Dict[Tuple[str, ...], ktap.Result] = {}
+
+        def walk(r: ktap.Result, path: Tuple[str, ...]) -> None:
+            out[path] = r
+            for s in r.subtests:
+                walk(s, path + (s.name,))
+        for r in self.results:
+            walk(r, (r.name,))
+        return out
 
     @property
     def ok(self) -> bool:
-        return ktap.passed(self.results, self.crashes) and not self.boot.timed_out
+        judged = [r for r in self.results if r.name not in self.compared()]
+        return ktap.passed(judged, self.crashes) and bool(self.results) and \
+            not self.boot.timed_out
 
 
 def work_root(tr: dtree.Tree) -> Path:
@@ -47,17 +80,40 @@ def default_series(tr: dtree.Tree) -> Path:
     return REPO / "generated-patches" / tr.name
 
 
+@dataclass(frozen=True)
+class Probing:
+    """The probe of one series: its plan and the fragment file every state builds with."""
+    arch: Arch
+    plan: probe.Plan
+    fragment: Path
+
+
+def probing(tr: dtree.Tree, parsed: Sequence[Patch]) -> Probing:
+    """The probe runs on the first arch: the series' C files as modules, with what they need."""
+    arch = ARCHS[0]
+    plan = probe.plan(parsed, tr.repo, arch,
+                      kernel.kconfig.requested(kernel.fragments(arch)))
+    frag = work_root(tr) / f"{arch.name}-{probe.FRAGMENT}"
+    text = probe.fragment_text(plan)
+    if not frag.exists() or frag.read_text() != text:
+        write_atomic(frag, text)
+    return Probing(arch, plan, frag)
+
+
 def build_kernels(tr: dtree.Tree, series: Optional[Path], label: str, jobs: int,
-                  progress: Progress) -> List[kernel.Build]:
+                  progress: Progress, probed: Optional[Probing] = None) -> List[kernel.Build]:
     """Every arch's kernel for the tree with series applied (None: pristine), kept as <arch>-<label>.
 
     A kept kernel made from the same inputs is reused; the others are built
     incrementally in the arch's one O= directory, from whatever state it holds.
     """
     builds, todo = {}, []
+    def frag(arch: Arch) -> Optional[Path]:
+        return probed.fragment if probed is not None and probed.arch == arch else None
+
     for arch in ARCHS:
         dest = work_root(tr) / f"{arch.name}-{label}"
-        key = kernel.inputs_key(tr.base, series, arch)
+        key = kernel.inputs_key(tr.base, series, arch, frag(arch))
         hit = kernel.cached(arch, dest, key)
         if hit:
             progress.step(f"{label}: {arch.name} kernel unchanged, kept in {dest}")
@@ -69,27 +125,47 @@ def build_kernels(tr: dtree.Tree, series: Optional[Path], label: str, jobs: int,
         for arch, dest, key in todo:
             out = work_root(tr) / arch.name
             progress.step(f"{label}: building {arch.name} kernel in {out}")
-            builds[arch.name] = kernel.build(src, out, arch, jobs, dest, key)
+            builds[arch.name] = kernel.build(
+                src, out, arch, jobs, dest, key,
+                probed.plan if probed is not None and probed.arch == arch else None, frag(arch))
     return [builds[arch.name] for arch in ARCHS]
 
 
 def boot_all(tr: dtree.Tree, builds: Sequence[kernel.Build], label: str,
-             progress: Progress) -> List[Outcome]:
-    return [boot_once(b, initramfs.build(b, tr.repo, dtree.BUILD / "qemu"), label, progress)
+             progress: Progress, pace: Optional[Sequence[Outcome]] = None) -> List[Outcome]:
+    """Boot each kernel; pace: the pristine kernels' boots, whose test durations bound
+    these (a mutant that makes a test hang is caught without waiting its full timeout)."""
+    seen = {o.arch.name: o.durations() for o in pace or []}
+    return [boot_once(b, initramfs.build(b, tr.repo, dtree.BUILD / "qemu"), label, progress,
+                      limits=_paced(b, seen.get(b.arch.name, {})) if pace else None)
             for b in builds]
 
 
+# A test may take this many times as long as on the pristine kernel, plus the slack.
+PACE_FACTOR, PACE_SLACK = 3, 15
+
+
+def _paced(built: kernel.Build, durations: Dict[str, float]) -> Dict[str, int]:
+    return {t.name: min(t.timeout or boot.GUEST_TIMEOUT,
+                        int(durations[t.name] * PACE_FACTOR) + PACE_SLACK)
+            for t in built.tests if t.name in durations}
+
+
 def boot_once(built: kernel.Build, initrd: Path, label: str, progress: Progress,
-              log_name: str = "") -> Outcome:
+              log_name: str = "", limits: Optional[Dict[str, int]] = None) -> Outcome:
     arch = built.arch
-    names = [t.name for t in arch.tests]
-    devices = _dedupe_pairs([d for t in arch.tests for d in t.devices])
+    names = [t.name for t in built.tests]
+    devices = _dedupe_pairs([d for t in built.tests for d in t.devices])
     log = built.out.parent / (log_name or f"{built.out.name}-{label}-console.log")
     progress.step(f"{label}: booting {arch.name} ({', '.join(names)})")
-    argv = boot.qemu_argv(arch, built.image, initrd, names, devices)
-    res = boot.boot(argv, log, hard_cap=len(names) * boot.GUEST_TIMEOUT + boot.BOOT_SLACK)
+    own = {t.name: t.timeout for t in built.tests if t.timeout}
+    own.update(limits or {})
+    argv = boot.qemu_argv(arch, built.image, initrd, names, devices,
+                          [f"{n}:{secs}" for n, secs in own.items()])
+    cap = sum(own.get(t.name, boot.GUEST_TIMEOUT) for t in built.tests) + boot.BOOT_SLACK
+    res = boot.boot(argv, log, hard_cap=cap)
     results, crashes = ktap.parse(res.console, names)
-    return Outcome(label, arch, results, crashes, res)
+    return Outcome(label, arch, results, crashes, res, built.tests, built.out)
 
 
 def _dedupe_pairs(args: List[str]) -> List[str]:
@@ -117,7 +193,8 @@ def result_lines(outcomes: Sequence[Outcome]) -> List[str]:
     return lines
 
 
-def report(outcomes: Sequence[Outcome], rows: Sequence[coverage.Row], series: Path) -> str:
+def report(outcomes: Sequence[Outcome], rows: Sequence[coverage.Row], series: Path,
+           worse: Sequence[str] = ()) -> str:
     shown = series.relative_to(REPO) if series.is_relative_to(REPO) else series
     out = ["# demagic boot test", "", f"Series: `{shown}`", "",
            "| state | arch | test | result | boot s |", "|---|---|---|---|---|"]
@@ -125,6 +202,8 @@ def report(outcomes: Sequence[Outcome], rows: Sequence[coverage.Row], series: Pa
         for r in o.results:
             out.append(f"| {o.state} | {o.arch.name} | {r.name} | {r.status.value} | "
                        f"{o.boot.seconds:.1f} |")
+    if worse:
+        out += ["", "## Worse after the series", ""] + [f"- {w}" for w in worse]
     out += ["", "## Coverage", "", coverage.markdown(rows)]
     for o in outcomes:
         if not o.ok:
@@ -139,7 +218,16 @@ def write_atomic(path: Path, text: str) -> None:
     tmp.rename(path)
 
 
-def resolve(args: argparse.Namespace) -> tuple[dtree.Tree, Path, List[Path]]:
+@dataclass(frozen=True)
+class Subject:
+    """What a command works on: the tree, the series directory, its patch files, parsed once."""
+    tree: dtree.Tree
+    series: Path
+    paths: List[Path]
+    patches: List[Patch]
+
+
+def resolve(args: argparse.Namespace) -> Subject:
     name = dtree.check_tree_name(args.tree) if args.tree else \
         dtree.tree_of_series(args.series) if args.series else dtree.DEFAULT_NAME
     tr = dtree.pristine(args.kdir, tree_name=name)
@@ -147,40 +235,78 @@ def resolve(args: argparse.Namespace) -> tuple[dtree.Tree, Path, List[Path]]:
     patches = dtree.series_patches(series)
     if not patches:
         raise UsageError(f"SERIES={series}: no numbered patches")
-    return tr, series, patches
+    return Subject(tr, series, patches, parse_series(patches))
 
 
 def cmd_run(args: argparse.Namespace) -> int:
     progress = Progress()
-    tr, series, patches = resolve(args)
+    sub = resolve(args)
+    tr, series, patches = sub.tree, sub.series, sub.paths
     outcomes: List[Outcome] = []
+    probed = probing(tr, sub.patches)
     kernels = {state: build_kernels(tr, series if state == "after" else None, state,
-                                    args.jobs, progress) for state in STATES}
+                                    args.jobs, progress, probed) for state in STATES}
     for state in STATES:
         outcomes += boot_all(tr, kernels[state], state, progress)
-    rows = coverage.table(patches)
+    mutants = coverage.load_mutants(work_root(tr) / MUTANTS_FILE, series_digest(patches))
+    ran = [r for o in outcomes if o.state == "after" for r in o.ran()]
+    built = [b for o in outcomes if o.state == "after"
+             for b in probe.read_report(o.build_dir / probe.REPORT)]
+    rows = coverage.table(sub.patches, ran, tr.repo, mutants, built)
+    worse = [w for _, _, w in regressions([o for o in outcomes if o.state == "before"],
+                                       [o for o in outcomes if o.state == "after"])]
     print("\n".join(result_lines(outcomes)))
+    for line in worse:
+        print(f"  worse after the series: {line}")
     print("coverage:")
     print(coverage.text(rows), end="")
     dest = args.report or work_root(tr) / "report.md"
-    markdown = report(outcomes, rows, series)
+    markdown = report(outcomes, rows, series, worse)
     write_atomic(dest, markdown)
     write_atomic(series / "boot-test.md", markdown)
-    write_atomic(series / "boot-test.json", report_json(tr, outcomes, rows, patches))
+    write_atomic(series / "boot-test.json", report_json(tr, outcomes, rows, patches, worse))
     print(f"report: {dest}, and boot-test.md beside the series")
-    return 0 if all(o.ok for o in outcomes) else 1
+    return 0 if all(o.ok for o in outcomes) and not worse else 1
+
+
+def regressions(before: Sequence[Outcome], after: Sequence[Outcome]
+                ) -> List[Tuple[str, Tuple[str, ...], str]]:
+    """(arch, path of names from the test down, what) for each innermost (sub)test that passed on the kernel before the
+    series and not after it: a module of the probe that no longer loads is skipped in the
+    guest, and a selftest that fails either way says nothing; only this comparison tells.
+    Where the kernel after gives no such subtest, its nearest enclosing result speaks for
+    it (a test that crashed before its first subtest), and a missing one counts as lost."""
+    was = {o.arch.name: o.nodes() for o in before}
+    out = []
+    for o in after:
+        now = o.nodes()
+        for path, old in was.get(o.arch.name, {}).items():
+            if old.subtests or old.status is not ktap.Status.PASS:
+                continue
+            at = next((path[:n] for n in range(len(path), 0, -1) if path[:n] in now), None)
+            if at is None:
+                status = "absent"
+            elif at == path or now[at].status is not ktap.Status.PASS:
+                status = now[at].status.value
+            else:
+                status = "absent"
+            if status != ktap.Status.PASS.value:
+                out.append((o.arch.name, path,
+                            f"{o.arch.name} {': '.join(path)}: ok before, {status} after"))
+    return out
 
 
 def report_json(tr: dtree.Tree, outcomes: Sequence[Outcome], rows: Sequence[coverage.Row],
-                patches: Sequence[Path]) -> str:
+                patches: Sequence[Path], worse: Sequence[str] = ()) -> str:
     """What the cover letter's Testing section reads (demagic.cover.boot_lines)."""
     data = {
         "series_digest": series_digest(patches), "tree": f"{tr.name} ({tr.version})",
-        "passed": all(o.ok for o in outcomes),
+        "passed": all(o.ok for o in outcomes) and not worse,
+        "worse": list(worse),
         "results": [{"state": o.state, "arch": o.arch.name, "test": r.name,
                      "status": r.status.value} for o in outcomes for r in o.results],
-        "coverage": [{"number": n, "patch": r.patch, "subject": r.subject, "tests": r.tests,
-                      "note": r.note} for n, r in enumerate(rows, 1)],
+        "coverage": [{"number": r.number, "patch": r.patch, "subject": r.subject,
+                      "tests": r.tests, "ran": r.ran, "note": r.note} for r in rows],
     }
     return json.dumps(data, indent=2) + "\n"
 
@@ -188,29 +314,43 @@ def report_json(tr: dtree.Tree, outcomes: Sequence[Outcome], rows: Sequence[cove
 def cmd_mutant(args: argparse.Namespace) -> int:
     """Every mutant must make at least one test fail."""
     progress = Progress()
-    tr, series, patches = resolve(args)
+    sub = resolve(args)
+    tr, patches = sub.tree, sub.paths
     survivors = []
+    caught: Dict[str, Dict[str, list]] = {}
+    probed = probing(tr, sub.patches)
+    # the pristine kernels first: each mutant then rebuilds only the C files it changes,
+    # and make boot-test finds them kept
+    before = boot_all(tr, build_kernels(tr, None, "before", args.jobs, progress, probed),
+                      "before", progress)
     for name in mutant.MUTANTS:
-        mut = mutant.make(patches, name, work_root(tr) / f"mutant-{name}")
+        mut = mutant.make(sub.patches, name, work_root(tr) / f"mutant-{name}")
         progress.step(f"mutant {name}: {len(mut.mutated)} patch(es) mutated")
         label = f"mutant-{name}"
-        outcomes = boot_all(tr, build_kernels(tr, mut.series, label, args.jobs, progress),
-                            label, progress)
-        failing = [f"{o.arch.name}:{r.name}" for o in outcomes for r in o.results
-                   if r.status not in (ktap.Status.PASS, ktap.Status.SKIP)]
-        failing += [f"{o.arch.name}:crash" for o in outcomes if o.crashes]
+        outcomes = boot_all(tr, build_kernels(tr, mut.series, label, args.jobs, progress, probed),
+                            label, progress, pace=before)
+        # a test catches a mutant where something it checks passes without the series and
+        # not with the mutant (or the kernel crashes)
+        lost = regressions(before, outcomes)
+        failing = list(dict.fromkeys([f"{arch}:{path[0]}" for arch, path, _ in lost]
+                                     + [f"{o.arch.name}:crash" for o in outcomes if o.crashes]))
+        caught[name] = {"mutated": mut.mutated, "failing": failing,
+                        "lost": [[arch, *path] for arch, path, _ in lost]}
         print("\n".join(result_lines(outcomes)))
         if failing:
             print(f"mutant {name}: caught by {', '.join(failing)}")
         else:
             print(f"mutant {name}: SURVIVED, no test failed")
             survivors.append(name)
+    write_atomic(work_root(tr) / MUTANTS_FILE, json.dumps(
+        {"series_digest": series_digest(patches), "mutants": caught}, indent=2) + "\n")
     return 1 if survivors else 0
 
 
 def cmd_bench(args: argparse.Namespace) -> int:
     """Cold (optional) and warm run times, and the median of repeated boots."""
-    tr, series, _ = resolve(args)
+    sub = resolve(args)
+    tr, series = sub.tree, sub.series
     run_args = argparse.Namespace(kdir=args.kdir, tree=args.tree, series=series, report=None,
                                   jobs=args.jobs)
     figures: Dict[str, float] = {}

@@ -1,69 +1,196 @@
 # SPDX-License-Identifier: GPL-2.0
-"""Which boot tests exercise the code each patch of a series rewrote."""
+"""What the boot suite proves of each patch of a series, and why not more.
+
+For each patch: the guest tests that ran over the code it touches, split
+by whether they caught a mutant of that patch (a test counts as exercising
+a patch only then: make boot-test-mutant writes mutants.json beside the
+boot suite's work); a patch that retires a field never compared says so
+(no check a test could catch); a patch whose code no kernel here runs says
+why, from its Kconfig: an architecture or machine QEMU does not boot here,
+a PCI or USB device QEMU does not emulate, or no guest test for it.
+"""
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+import re
+from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Dict, List, Sequence
+from typing import Dict, List, Optional, Sequence, Set, Tuple
 
-from qemu import patchtext
-from qemu.archs import ARCHS, NOT_EMULATED, Arch
+from demagic import cover
+from demagic.kbuild import levels, object_of
+from demagic.patches import Patch
+from demagic.texts import grep_tree
+from qemu import probe
+from qemu.archs import GuestTest
 
 DOC_PREFIX = "Documentation/"
+PROBE = probe.NAME        # the guest test that loads the series' modules
+BOOTED = ("x86",)         # arch/ directories whose code the suite's kernels run
+BUSES = (("PCI", "a PCI device"), ("USB", "a USB device"), ("PCMCIA", "a PC Card"),
+         ("BCMA", "a Broadcom bus device"), ("SPI", "an SPI device"), ("I2C", "an I2C device"))
+
+
+@dataclass
+class Row:
+    number: int
+    patch: str
+    subject: str
+    tests: List[str] = field(default_factory=list)    # "name (arch)": caught a mutant of it
+    ran: List[str] = field(default_factory=list)      # ran over its code, caught none
+    note: str = ""
 
 
 @dataclass(frozen=True)
-class Row:
-    patch: str
-    subject: str
-    tests: List[str]     # "name (arch, ...)"
-    note: str            # "compile-only: <reason>", or what the tests cannot reach
+class Ran:
+    """A test a kernel ran, on which arch."""
+    test: GuestTest
+    arch: str
 
 
-def subject(text: str) -> str:
-    for line in text.splitlines():
-        if line.startswith("Subject: "):
-            return line[len("Subject: "):].split("] ", 1)[-1]
-    return ""
+def overlaps(test: GuestTest, files: Sequence[str]) -> bool:
+    return any(f == s or f.startswith(s) for f in files for s in test.sources)
 
 
-def row(name: str, text: str, archs: Sequence[Arch] = ARCHS) -> Row:
-    code = [f for f in patchtext.touched(text) if not f.startswith(DOC_PREFIX)]
+def caught(mutants: Optional[Dict[str, object]], patch: str) -> List[Tuple[str, ...]]:
+    """(arch, test, subtest...) of each check that passed on the pristine kernel and
+    failed in a mutant that mutated patch."""
+    out: List[Tuple[str, ...]] = []
+    for result in (mutants or {}).get("mutants", {}).values():   # type: ignore[union-attr]
+        if patch in result.get("mutated", []):
+            out += [tuple(leaf) for leaf in result.get("lost", [])]
+    return out
+
+
+def proves(lost: Sequence[Tuple[str, ...]], arch: str, test: str, modules: Set[str]) -> bool:
+    """Some check of test on arch that a mutant of the patch broke speaks for the patch: any
+    check of a test of its own, and of the probe only the loading of one of its modules."""
+    for leaf in lost:
+        if leaf[:2] != (arch, test):
+            continue
+        if test != PROBE or (len(leaf) > 2 and leaf[2].split()[0] in modules):
+            return True
+    return False
+
+
+def load_mutants(path: Path, digest: str) -> Optional[Dict[str, object]]:
+    """mutants.json, if it was made for exactly this series."""
+    return cover.load(path, digest)
+
+
+def kconfig_reason(tree: Path, files: Sequence[str]) -> str:
+    """Why no kernel here runs files: the machine or device their Kconfig needs."""
+    archs = sorted({f.split("/")[1] for f in files if f.startswith("arch/") and len(f.split("/")) > 2
+                    and f.split("/")[1] not in BOOTED})
+    symbols = sorted({s for f in files for s in _symbols(tree, f)})
+    needs = _depends(tree, symbols)
+    if archs:
+        return f"compile-only: {', '.join(archs)} code, an architecture QEMU does not boot here" \
+            + (f" ({', '.join(symbols)})" if symbols else "")
+    machines = [d for d in list(dict.fromkeys(symbols + needs))
+                if re.match(r"ARCH_|SGI_|MACH_|PLAT_|GSC\b|PARISC|ARM\b", d)]
+    if machines:
+        others = [s for s in symbols if s not in machines]
+        return (f"compile-only: needs {', '.join(machines)}, a machine QEMU does not boot here"
+                + (f" ({', '.join(others)})" if others else ""))
+    for bus, what in BUSES:
+        if bus in needs:
+            return f"compile-only: needs {what} QEMU does not emulate ({', '.join(symbols)})"
+    return "compile-only: no guest test runs " + ", ".join(files)
+
+
+def _symbols(tree: Path, path: str) -> List[str]:
+    """The CONFIG_ symbols (without the prefix) the object of path is built with."""
+    obj = object_of(path)
+    found = levels(tree, obj) if obj else None
+    for level in found or []:   # the innermost gate that names a symbol
+        names = sorted({s[len("CONFIG_"):] for alt in level.alternatives for s in alt})
+        if names:
+            return names
+    return []
+
+
+def _depends(tree: Path, symbols: Sequence[str]) -> List[str]:
+    """The symbols named on the 'depends on' lines of the symbols' Kconfig entries."""
+    if not symbols:
+        return []
+    out = grep_tree(tree, ["-h", "-A", "12", "-E", rf"^\s*config\s+({'|'.join(symbols)})\s*$"],
+                    ["*Kconfig*"])
+    deps: List[str] = []
+    for line in out.splitlines():
+        m = re.match(r"^\s*depends on\s+(.*)$", line)
+        if m:
+            deps += [w for w in re.findall(r"[A-Z][A-Z0-9_]*", m.group(1)) if w not in deps]
+        if re.match(r"^\s*(config|menuconfig|endmenu|if|endif)\b", line) and deps:
+            break
+    return deps
+
+
+def row(number: int, name: str, patch: Patch, ran: Sequence[Ran], tree: Path,
+        mutants: Optional[Dict[str, object]], built: Sequence[probe.Outcome] = ()) -> Row:
+    code = [f for f in patch.paths() if not f.startswith(DOC_PREFIX)]
+    r = Row(number, name, patch.subject)
     if not code:
-        return Row(name, subject(text), [], "compile-only: documentation only, no code to run")
-    hits: Dict[str, List[str]] = {}
+        r.note = "compile-only: documentation only, no code to run"
+        return r
+    lost = caught(mutants, name)
+    checks = any(re.search(r"[!=]=\s*\(?\w*MAGIC|MAGIC\w*\)?\s*[!=]=", ln.text)
+                 for f in patch.files for ln in f.removed())
     notes: List[str] = []
-    for arch in archs:
-        for test in arch.tests:
-            if any(f == s or f.startswith(s) for f in code for s in test.sources):
-                hits.setdefault(test.name, []).append(arch.name)
-                if test.depth and test.depth not in notes:
-                    notes.append(test.depth)
-    tests = [f"{t} ({', '.join(a)})" for t, a in hits.items()]
-    if tests:
-        return Row(name, subject(text), tests, "; ".join(notes))
-    reasons = sorted({why for f in code for where, why in NOT_EMULATED if f.startswith(where)})
-    if reasons:
-        return Row(name, subject(text), [], "compile-only: " + "; ".join(reasons))
-    return Row(name, subject(text), [], "compile-only: no boot test runs " + ", ".join(code))
+    mine = [b for b in built if b.patch == name]
+    modules = {b.module for b in mine if b.how == "module"}
+    for run in ran:
+        if overlaps(run.test, code):
+            label = f"{run.test.label or run.test.name} ({run.arch})"
+            if run.test.name == PROBE:
+                loaded = sorted({b.module for b in mine if b.how == "module"})
+                label = f"{PROBE} of {', '.join(loaded) or 'its modules'} ({run.arch})"
+            if proves(lost, run.arch, run.test.name, modules):
+                r.tests.append(label)
+            elif label not in r.ran:
+                r.ran.append(label)
+            if run.test.depth and run.test.name != PROBE and run.test.depth not in notes:
+                notes.append(run.test.depth)
+    for b in mine:
+        if b.how == "built-in":
+            notes.append(f"{b.path} is built in: no module to load")
+        elif b.how == "not built" and (r.tests or r.ran):
+            notes.append(f"{b.path} not built for the probe ({b.why})")
+    if not r.tests and not r.ran:
+        unplanned = [f"{b.why}" for b in mine if b.how in ("not planned", "not built")]
+        reason = kconfig_reason(tree, code)
+        if unplanned and reason.startswith("compile-only: no guest test"):
+            reason = "compile-only: " + "; ".join(dict.fromkeys(unplanned))
+        notes.append(reason)
+    elif not checks:
+        notes.append("write-only field: no check a test could catch")
+    elif r.ran and mutants is None:
+        notes.append("not yet proven by a mutant: run make boot-test-mutant")
+    elif r.ran and not r.tests:
+        notes.append("ran, but caught no mutant of this patch: no checked path reached")
+    r.note = "; ".join(notes)
+    return r
 
 
-def table(patches: Sequence[Path]) -> List[Row]:
-    return [row(p.name, p.read_text()) for p in patches]
+def table(patches: Sequence[Patch], ran: Sequence[Ran], tree: Path,
+          mutants: Optional[Dict[str, object]], built: Sequence[probe.Outcome] = ()) -> List[Row]:
+    """built: what the probe made of each touched C file."""
+    return [row(n, p.name, p, ran, tree, mutants, built) for n, p in enumerate(patches, 1)]
 
 
 def markdown(rows: Sequence[Row]) -> str:
-    out = ["| patch | tests that exercise it | note |", "|---|---|---|"]
+    out = ["| patch | tests that exercise it (caught a mutant) | ran over it, caught none | note |",
+           "|---|---|---|---|"]
     for r in rows:
-        out.append(f"| {r.subject or r.patch} | {', '.join(r.tests) or '-'} | {r.note} |")
+        out.append(f"| {r.subject or r.patch} | {', '.join(r.tests) or '-'} | "
+                   f"{', '.join(r.ran) or '-'} | {r.note} |")
     return "\n".join(out) + "\n"
 
 
 def text(rows: Sequence[Row]) -> str:
     out = []
     for r in rows:
-        what = ", ".join(r.tests) if r.tests else r.note
-        extra = f"  [{r.note}]" if r.tests and r.note else ""
+        what = ", ".join(r.tests) if r.tests else ("ran: " + ", ".join(r.ran) if r.ran else r.note)
+        extra = f"  [{r.note}]" if (r.tests or r.ran) and r.note else ""
         out.append(f"  {r.patch[:48]:48} {what}{extra}")
     return "\n".join(out) + "\n"

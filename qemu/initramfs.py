@@ -7,9 +7,10 @@ import os
 import shutil
 import subprocess
 from pathlib import Path
-from typing import List
+from typing import List, Sequence
 
 from demagic.proc import CommandError, DemagicError, run
+from qemu import probe, selftests
 from qemu.archs import Arch
 from qemu.kernel import Build
 
@@ -92,7 +93,8 @@ def gen_init_cpio(src: Path, work: Path) -> Path:
     return exe
 
 
-def cpio_list(busybox_exe: Path, programs: List[Path], modroot: Path) -> str:
+def cpio_list(busybox_exe: Path, programs: List[Path], modroot: Path,
+              lists: Sequence[Path]) -> str:
     """The gen_init_cpio description of the whole archive."""
     lines = ["dir /dev 755 0 0", "nod /dev/console 600 0 0 c 5 1", "dir /bin 755 0 0",
              "dir /tmp 1777 0 0", "dir /lib 755 0 0", "dir /tests 755 0 0",
@@ -100,6 +102,7 @@ def cpio_list(busybox_exe: Path, programs: List[Path], modroot: Path) -> str:
              f"file /init {GUEST / 'init.sh'} 755 0 0"]
     lines += [f"file /bin/{p.name} {p} 755 0 0" for p in programs]
     lines += [f"file /tests/{t.name} {t} 644 0 0" for t in sorted((GUEST / "tests").glob("*.sh"))]
+    lines += [f"file /tests/{p.name} {p} 644 0 0" for p in lists]
     top = modroot / "lib"
     for root, dirs, files in os.walk(top):
         dirs.sort()
@@ -116,8 +119,12 @@ def cpio_list(busybox_exe: Path, programs: List[Path], modroot: Path) -> str:
 def build(build_: Build, src: Path, work: Path) -> Path:
     """The initramfs for one kernel build, beside its O= directory."""
     arch = build_.arch
-    listing = cpio_list(busybox(arch, work), guest_programs(arch, work), build_.modroot)
     out = build_.out.parent / f"{build_.out.name}-initramfs.cpio"
+    lists = [build_.out / probe.LIST, build_.out / selftests.LIST]
+    for path in lists:
+        if not path.exists():
+            path.write_text("")
+    listing = cpio_list(busybox(arch, work), guest_programs(arch, work), build_.modroot, lists)
     lst = out.with_suffix(".list")
     lst.write_text(listing)
     tool = gen_init_cpio(src, work)

@@ -8,12 +8,13 @@ import hashlib
 import shutil
 from dataclasses import dataclass
 from pathlib import Path
-from typing import List, Optional, Sequence
+from typing import List, Optional, Sequence, Tuple
 
 from demagic import tree as dtree
 from demagic.proc import CommandError, DemagicError, run
-from demagic import kconfig
-from qemu.archs import Arch
+from demagic import ccache, kconfig
+from qemu import probe, selftests
+from qemu.archs import Arch, GuestTest
 
 QEMU_DIR = Path(__file__).resolve().parent
 CONFIGS = QEMU_DIR / "configs"
@@ -21,6 +22,8 @@ TEST_MODULES = QEMU_DIR / "modules"
 BUILD_TIMEOUT = 3600.0
 KEY_FILE = "inputs.sha256"
 RELEASE_FILE = "release"
+CCACHE_CC = "ccache gcc"   # with ccache installed every build goes through it (demagic.ccache)
+TESTS_FILE = "tests"     # the guest tests whose Kconfig symbols this kernel has
 
 
 class BuildError(DemagicError):
@@ -35,14 +38,19 @@ class Build:
     image: Path
     modroot: Path    # INSTALL_MOD_PATH: lib/modules/<release>/...
     release: str
+    tests: Tuple[GuestTest, ...] = ()   # the arch's tests this kernel can run
+
+    def dropped(self) -> List[GuestTest]:
+        """The arch's tests this kernel cannot run (the tree lacks their driver)."""
+        return [t for t in self.arch.tests if t not in self.tests]
 
 
 def _make(src: Path, out: Path, arch: Arch, *targets: str, jobs: int = 2,
           log: Path | None = None) -> None:
     argv = ["make", "-C", str(src), f"O={out}", f"ARCH={arch.kernel_arch}", f"-j{jobs}",
-            *targets]
+            *([f"CC={CCACHE_CC}"] if ccache.available() else []), *targets]
     try:
-        res = run(argv, timeout=BUILD_TIMEOUT)
+        res = run(argv, timeout=BUILD_TIMEOUT, env=ccache.env())
     except CommandError as exc:
         if log:
             log.write_text(exc.output)
@@ -64,39 +72,50 @@ def _fingerprint(paths: Sequence[Path], src: Path) -> str:
     return digest.hexdigest()
 
 
-def configure(src: Path, out: Path, arch: Arch) -> List[str]:
+def configure(src: Path, out: Path, arch: Arch, probe_fragment: Optional[Path] = None) -> List[str]:
     """tinyconfig + fragments via merge_config.sh, then check nothing was dropped.
 
     Settings of symbols the tree does not declare (a driver it no longer has)
-    are left out first; their names are returned."""
+    are left out first; their names are returned.  The probe's fragment comes
+    last and may turn on what the arch's fragments only keep off; what of it
+    Kconfig keeps is read back by the probe, not checked here."""
     frags = fragments(arch)
+    extra = [probe_fragment] if probe_fragment is not None else []
     stamp = out / ".demagic-config"
     config = out / ".config"
     fitted = out / "demagic.fragment"
-    key = _fingerprint(frags, src)
-    if config.exists() and stamp.exists() and stamp.read_text().strip() == key and fitted.exists():
-        wanted = kconfig.parse(fitted.read_text(), str(fitted))
-        kconfig.check(wanted, config)
+    checked = out / "demagic.checked"
+    key = _fingerprint(frags + extra, src)
+    if config.exists() and stamp.exists() and stamp.read_text().strip() == key and \
+            checked.exists():
+        kconfig.check(kconfig.parse(checked.read_text(), str(checked)), config)
         return []
     out.mkdir(parents=True, exist_ok=True)
     wanted, left_out = kconfig.fit(src, frags, fitted)
+    probe = kconfig.requested(extra)
+    merged = {**wanted, **{k: v for k, v in probe.items() if wanted.get(k, "n") == "n"}}
+    hard = {k: v for k, v in wanted.items() if merged[k] == v}
+    fitted.write_text(kconfig.render(merged))
+    checked.write_text(kconfig.render(hard))
     _make(src, out, arch, "tinyconfig")
     run([str(src / "scripts/kconfig/merge_config.sh"), "-m", "-O", str(out), str(config),
          str(fitted)], cwd=src, env={"ARCH": arch.kernel_arch})
     _make(src, out, arch, "olddefconfig")
     try:
-        kconfig.check(wanted, config)
+        kconfig.check(hard, config)
     except kconfig.ConfigError as exc:
         raise BuildError(str(exc)) from exc
     stamp.write_text(key + "\n")
     return left_out
 
 
-def inputs_key(base: str, series: Optional[Path], arch: Arch) -> str:
-    """What a kernel build depends on: tree commit, series, fragments, test modules, compiler."""
+def inputs_key(base: str, series: Optional[Path], arch: Arch,
+               probe_fragment: Optional[Path] = None) -> str:
+    """What a kernel build depends on: tree commit, series, fragments (the probe's too),
+    test modules, compiler."""
     digest = hashlib.sha256(f"{arch.name}\0{base}\0".encode())
     patches = dtree.series_patches(series) if series is not None else []
-    inputs = [*patches, *fragments(arch),
+    inputs = [*patches, *fragments(arch), *([probe_fragment] if probe_fragment else []),
               *sorted(p for p in TEST_MODULES.rglob("*") if p.is_file())]
     for path in inputs:
         digest.update(path.name.encode() + b"\0" + path.read_bytes())
@@ -112,8 +131,22 @@ def _compiler() -> str:
 def snapshot(arch: Arch, dest: Path) -> Build:
     """The Build kept in dest by build()."""
     release = dest / RELEASE_FILE
+    listed = (dest / TESTS_FILE).read_text().split() if (dest / TESTS_FILE).exists() else None
+    tests = tuple(t for t in arch.tests if listed is None or t.name in listed)
+    probe_test = probe.guest_test(probe.read_list(dest / probe.LIST))
+    if probe_test is not None:
+        tests = (probe_test,) + tests     # first: no other test has loaded its modules
+    own = selftests.guest_test(selftests.read_list(dest / selftests.LIST))
+    if own is not None:
+        tests += (own,)
     return Build(arch, dest, dest / Path(arch.image).name, dest / "modroot",
-                 release.read_text().strip() if release.exists() else "")
+                 release.read_text().strip() if release.exists() else "", tests)
+
+
+def runnable(arch: Arch, config: Path) -> List[GuestTest]:
+    """The arch's tests whose Kconfig symbols the final .config has (y or m)."""
+    final = kconfig.parse(config.read_text(), str(config))
+    return [t for t in arch.tests if all(final.get(s, "n") in ("y", "m") for s in t.symbols)]
 
 
 def cached(arch: Arch, dest: Path, key: str) -> Optional[Build]:
@@ -124,14 +157,15 @@ def cached(arch: Arch, dest: Path, key: str) -> Optional[Build]:
     return None
 
 
-def build(src: Path, out: Path, arch: Arch, jobs: int, dest: Path, key: str) -> Build:
+def build(src: Path, out: Path, arch: Arch, jobs: int, dest: Path, key: str,
+          plan: Optional[probe.Plan] = None, probe_fragment: Optional[Path] = None) -> Build:
     """Build src in out (incremental), then keep image and modules in dest.
 
     One O= directory per arch serves every state (before, after, mutants):
     switching state rewrites only the files the series touches, so only
     those recompile.  dest is replaced whole, with key written last.
     """
-    configure(src, out, arch)
+    configure(src, out, arch, probe_fragment)
     _make(src, out, arch, "bzImage", "modules", jobs=jobs, log=out / "demagic-build.log")
     release = (out / "include/config/kernel.release").read_text().strip()
     tmp = dest.parent / f"{dest.name}.tmp"
@@ -146,6 +180,12 @@ def build(src: Path, out: Path, arch: Arch, jobs: int, dest: Path, key: str) -> 
         shutil.copy2(ko, extra / ko.name)
     shutil.copy2(out / arch.image, kept.image)
     (tmp / RELEASE_FILE).write_text(release + "\n")
+    (tmp / TESTS_FILE).write_text("".join(t.name + "\n" for t in runnable(arch, out / ".config")))
+    if plan is not None:
+        results = probe.built(plan, src, out / ".config")
+        (tmp / probe.LIST).write_text(probe.list_text(results))
+        (tmp / probe.REPORT).write_text(probe.report_text(plan, results))
+        (tmp / selftests.LIST).write_text(selftests.list_text(plan.selftests, src))
     (tmp / KEY_FILE).write_text(key + "\n")
     shutil.rmtree(dest, ignore_errors=True)
     tmp.rename(dest)

@@ -1,5 +1,6 @@
 # SPDX-License-Identifier: GPL-2.0
-"""Deliberately wrong variants of a series, made from its text, that the boot tests must catch.
+"""Deliberately wrong variants of a series, made from its parsed model, that the boot tests
+must catch.
 
 - assignments-only: of every hunk keep only the removal of magic assignments
   (``x->magic = FOO_MAGIC;``): the checks stay, the value is never set.
@@ -13,10 +14,10 @@ import re
 import shutil
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Callable, Dict, List, Tuple
+from typing import Callable, Dict, List, Optional, Sequence, Tuple
 
+from demagic.patches import Hunk, Patch
 from demagic.proc import DemagicError
-from qemu import patchtext
 
 MAGIC_ASSIGNMENT = re.compile(
     r"^\s*\.?(?:[\w\[\]]+\s*(?:\.|->)\s*)*\w*magic\w*\s*=(?!=)\s*\(?\w*MAGIC\w*\)?\s*[;,]")
@@ -46,6 +47,55 @@ def no_null_test(line: str) -> Tuple[bool, List[str]]:
     return False, []
 
 
+# A rewriter sees one removed line of a hunk and returns (keep the removal,
+# replacement lines to add); lines it does not keep stay as context.
+Rewriter = Callable[[str], Tuple[bool, List[str]]]
+
+
+def _rewrite_hunk(hunk: Hunk, rule: Rewriter) -> Optional[List[str]]:
+    out: List[str] = []
+    changed = False
+    for line in hunk.body:
+        tag, body = line[:1], line[1:]
+        if tag in ("+", "\\"):
+            continue
+        if tag == "-":
+            keep, added = rule(body)
+            if keep:
+                out.append(line)
+                out.extend("+" + a for a in added)
+                changed = True
+                continue
+            out.append(" " + body)
+        else:
+            out.append(line)
+    return out if changed else None
+
+
+def rewrite(patch: Patch, rule: Rewriter) -> Optional[str]:
+    """The patch with only what rule keeps or adds, its hunks recounted; None if nothing
+    is left."""
+    out = list(patch.head)
+    kept = False
+    for fd in patch.files:
+        hunks = [(h, body) for h in fd.hunks for body in [_rewrite_hunk(h, rule)] if body]
+        if not hunks:
+            continue
+        kept = True
+        out.extend(ln for ln in fd.header if not ln.startswith("index "))
+        offset = 0
+        for h, body in hunks:
+            old = sum(1 for ln in body if ln[:1] in (" ", "-"))
+            new = sum(1 for ln in body if ln[:1] in (" ", "+"))
+            out.append(f"@@ -{h.old_start},{old} +{h.old_start + offset},{new} @@{h.section}")
+            out.extend(body)
+            offset += new - old
+    if not kept:
+        return None
+    out.extend(patch.tail if any(patch.tail) else ["-- ", "demagic mutant", ""])
+    return "\n".join(out)
+
+
 MUTANTS: Dict[str, Callable[[str], Tuple[bool, List[str]]]] = {
     "assignments-only": assignments_only,
     "no-null-test": no_null_test,
@@ -59,18 +109,15 @@ class Mutant:
     mutated: List[str]    # names of the original patches that left something
 
 
-def make(series: List[Path], name: str, outdir: Path) -> Mutant:
-    """Write mutant name of series (its patch files) to outdir."""
+def make(series: Sequence[Patch], name: str, outdir: Path) -> Mutant:
+    """Write mutant name of series (its parsed patches) to outdir."""
     rule = MUTANTS[name]
     tmp = outdir.with_name(outdir.name + ".tmp")
     shutil.rmtree(tmp, ignore_errors=True)
     tmp.mkdir(parents=True)
     mutated = []
     for patch in series:
-        try:
-            text = patchtext.rewrite(patchtext.parse(patch.read_text()), rule)
-        except patchtext.PatchError as exc:
-            raise DemagicError(f"{patch.name}: {exc}") from exc
+        text = rewrite(patch, rule)
         if text is not None:
             mutated.append(patch.name)
             (tmp / patch.name).write_text(text)

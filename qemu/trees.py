@@ -15,7 +15,7 @@ from pathlib import Path
 from typing import Dict, Optional, Set, Tuple
 
 from demagic import tree as dtree
-from qemu import patchtext
+from demagic.patches import parse_series
 
 
 def _digest(path: Path) -> str:
@@ -25,7 +25,7 @@ def _digest(path: Path) -> str:
 def series_files(series: Optional[Path]) -> Set[str]:
     if series is None:
         return set()
-    return {p for patch in dtree.series_patches(series) for p in patchtext.touched(patch.read_text())}
+    return {p for patch in parse_series(dtree.series_patches(series)) for p in patch.paths()}
 
 
 def sync(tr: dtree.Tree, name: str, series: Optional[Path], state: Path) -> Path:

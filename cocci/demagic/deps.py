@@ -24,7 +24,9 @@ PACKAGES: Dict[str, List[str]] = {
         "gcc-arm-linux-gnueabi", "gcc-hppa-linux-gnu", "gcc-mips64-linux-gnuabi64", "ccache"],
     "boot-test": BASE + ["linux-source-6.1"] + KERNEL_BUILD + [
         # gcc-multilib conflicts with the cross compilers: take its two halves.
-        "qemu-system-x86", "busybox-static", "libc6-dev-i386", "lib32gcc-12-dev", "patch"],
+        "qemu-system-x86", "busybox-static", "libc6-dev-i386", "lib32gcc-12-dev", "patch",
+        # the host userland the kernel's selftests run on in the guest (over 9p)
+        "iproute2", "iputils-ping", "ccache"],
     "bench": BASE + ["linux-source-6.1"],
     "check-mail": BASE + ["linux-source-6.1", "b4"],
 }

@@ -77,6 +77,11 @@ def fit(tree: Path, fragments: Sequence[Path], out: Path) -> Tuple[Dict[str, str
     known = declared(tree, wanted)
     kept = {k: v for k, v in wanted.items() if k in known}
     out.parent.mkdir(parents=True, exist_ok=True)
-    out.write_text("".join(f"{k}={v}\n" if v != "n" else f"# {k} is not set\n"
-                           for k, v in kept.items()))
+    out.write_text(render(kept))
     return kept, sorted(set(wanted) - known)
+
+
+def render(options: Dict[str, str]) -> str:
+    """A fragment of options, in the order given."""
+    return "".join(f"{k}={v}\n" if v != "n" else f"# {k} is not set\n"
+                   for k, v in options.items())

@@ -37,6 +37,15 @@ class Line:
 
 
 @dataclass(frozen=True)
+class Hunk:
+    """One hunk as written: its header numbers and its lines with their tags."""
+    old_start: int
+    new_start: int
+    section: str                 # the text after the second @@
+    body: Tuple[str, ...]        # ' ', '-', '+' or '\\' then the text
+
+
+@dataclass(frozen=True)
 class FileDiff:
     """The changes to one file."""
     old_path: str
@@ -44,6 +53,8 @@ class FileDiff:
     created: bool
     deleted: bool
     lines: Tuple[Line, ...]
+    header: Tuple[str, ...] = ()     # diff --git, index, ---, +++ ...
+    hunks: Tuple[Hunk, ...] = ()
 
     @property
     def path(self) -> str:
@@ -63,6 +74,8 @@ class Patch:
     number: int
     subject: str
     files: Tuple[FileDiff, ...]
+    head: Tuple[str, ...] = ()    # mail header and message, up to the first diff
+    tail: Tuple[str, ...] = ()    # the "-- " signature and after
 
     @property
     def name(self) -> str:
@@ -88,12 +101,22 @@ class Removed:
 
 
 @dataclass
+class _HunkState:
+    old_start: int
+    new_start: int
+    section: str
+    body: List[str] = field(default_factory=list)
+
+
+@dataclass
 class _FileState:
     old: str
     new: str
     created: bool = False
     deleted: bool = False
     lines: List[Line] = field(default_factory=list)
+    header: List[str] = field(default_factory=list)
+    hunks: List[_HunkState] = field(default_factory=list)
 
 
 def subject_of(text: str) -> str:
@@ -121,52 +144,70 @@ def magic_names(subject: str) -> Set[str]:
 
 
 def parse_text(text: str, path: Path, number: int = 0) -> Patch:
-    """Parse one format-patch (or plain git diff) text; DemagicError when it has no diff."""
+    """Parse one format-patch (or plain git diff) text; DemagicError when it has no diff
+    or a hunk ends before the line counts of its header say."""
+    head: List[str] = []
+    tail: List[str] = []
     files: List[_FileState] = []
     cur: Optional[_FileState] = None
-    old_no = new_no = 0
-    in_hunk = False
+    hunk: Optional[_HunkState] = None
+    old_no = new_no = old_left = new_left = 0
     lines = text.split("\n")
     for at, raw in enumerate(lines):
-        if raw == "-- " and (at + 1 == len(lines) or re.match(r"^\d+\.\d+", lines[at + 1])):
-            in_hunk = False   # the mail signature, "-- " then the git version
+        if hunk is not None and cur is not None and (old_left > 0 or new_left > 0):
+            body = raw if raw else " "    # an empty context line some tools strip
+            tag = body[:1]
+            if tag == "-":
+                cur.lines.append(Line("-", body[1:], old_no))
+                old_no, old_left = old_no + 1, old_left - 1
+            elif tag == "+":
+                cur.lines.append(Line("+", body[1:], new_no))
+                new_no, new_left = new_no + 1, new_left - 1
+            elif tag == " ":
+                old_no, new_no = old_no + 1, new_no + 1
+                old_left, new_left = old_left - 1, new_left - 1
+            elif tag != "\\":
+                raise DemagicError(f"{path.name}: line {at + 1}: the hunk ends before its "
+                                   "header's line counts")
+            hunk.body.append(body)
+            continue
+        if hunk is not None and raw.startswith("\\"):
+            hunk.body.append(raw)
             continue
         diff = DIFF_RE.match(raw)
         if diff:
-            cur = _FileState(diff.group(1), diff.group(2))
+            cur = _FileState(diff.group(1), diff.group(2), header=[raw])
             files.append(cur)
-            in_hunk = False
+            hunk = None
             continue
         if cur is None:
+            head.append(raw)
             continue
-        hunk = HUNK_RE.match(raw)
-        if hunk:
-            old_no, new_no = int(hunk.group(1)), int(hunk.group(3))
-            in_hunk = True
+        match = HUNK_RE.match(raw)
+        if match:
+            old_no, new_no = int(match.group(1)), int(match.group(3))
+            old_left = int(match.group(2)) if match.group(2) is not None else 1
+            new_left = int(match.group(4)) if match.group(4) is not None else 1
+            hunk = _HunkState(old_no, new_no, match.group(5))
+            cur.hunks.append(hunk)
             continue
-        if not in_hunk:
-            if raw.startswith("new file mode"):
-                cur.created = True
-            elif raw.startswith("deleted file mode"):
-                cur.deleted = True
-            continue
-        if raw.startswith("-"):
-            cur.lines.append(Line("-", raw[1:], old_no))
-            old_no += 1
-        elif raw.startswith("+"):
-            cur.lines.append(Line("+", raw[1:], new_no))
-            new_no += 1
-        elif raw.startswith(" ") or raw == "":
-            old_no += 1
-            new_no += 1
-        elif raw.startswith("\\"):
-            continue
-        else:   # the "-- " signature or the next mail part ends the diff
-            in_hunk = False
+        if hunk is not None or raw == "-- ":
+            tail = lines[at:]    # the mail signature, or the next mail part
+            break
+        if raw.startswith("new file mode"):
+            cur.created = True
+        elif raw.startswith("deleted file mode"):
+            cur.deleted = True
+        cur.header.append(raw)
     if not files:
         raise DemagicError(f"{path.name}: not a patch (no diff --git)")
-    diffs = tuple(FileDiff(f.old, f.new, f.created, f.deleted, tuple(f.lines)) for f in files)
-    return Patch(path, number, subject_of(text), diffs)
+    if hunk is not None and (old_left > 0 or new_left > 0):
+        raise DemagicError(f"{path.name}: the patch ends inside a hunk")
+    diffs = tuple(FileDiff(f.old, f.new, f.created, f.deleted, tuple(f.lines), tuple(f.header),
+                           tuple(Hunk(h.old_start, h.new_start, h.section, tuple(h.body))
+                                 for h in f.hunks))
+                  for f in files)
+    return Patch(path, number, subject_of(text), diffs, tuple(head), tuple(tail))
 
 
 def parse_file(path: Path, number: int = 0) -> Patch:

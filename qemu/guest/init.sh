@@ -38,8 +38,9 @@ for t in $tests; do
 		echo "not ok $n - $t # no such test in the initramfs"
 		continue
 	fi
+	own=$(arg limits | tr , '\n' | sed -n "s/^$t://p")
 	read -r t0 _ </proc/uptime
-	timeout "${limit:-60}" sh "/tests/$t.sh" >"/tmp/ktap-$t.log" 2>&1
+	timeout "${own:-${limit:-60}}" sh "/tests/$t.sh" >"/tmp/ktap-$t.log" 2>&1
 	rc=$?
 	read -r t1 _ </proc/uptime
 	reap
@@ -48,7 +49,7 @@ for t in $tests; do
 	if [ "$rc" -eq 0 ]; then
 		echo "ok $n - $t"
 	elif [ "$rc" -eq 143 ]; then
-		echo "not ok $n - $t # timed out after ${limit:-60} s"
+		echo "not ok $n - $t # timed out after ${own:-${limit:-60}} s"
 	else
 		echo "not ok $n - $t"
 	fi

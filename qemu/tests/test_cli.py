@@ -9,9 +9,17 @@ from pathlib import Path
 from unittest import mock
 
 from demagic.tree import Tree
-from qemu import cli, ktap
-from qemu.archs import X86_64
+from qemu import cli, kernel, ktap
+from qemu.archs import X86_64, GuestTest
 from qemu.boot import BootResult
+
+def approx(value: float) -> object:
+    """Equal to any float within 1e-9 of value."""
+    class Approx:
+        def __eq__(self, other: object) -> bool:
+            return isinstance(other, float) and abs(other - value) < 1e-9
+    return Approx()
+
 
 FAKE_TREE = Tree("linux-test", Path("/nonexistent"), "0" * 40, "6.1.0", False)
 
@@ -54,6 +62,50 @@ class OutcomeTest(unittest.TestCase):
     def test_failure_or_crash_is_not_ok(self) -> None:
         self.assertFalse(self.outcome(ktap.Status.FAIL, []).ok)
         self.assertFalse(self.outcome(ktap.Status.PASS, ["Oops: 0000"]).ok)
+
+    def test_a_compared_test_is_judged_only_against_before(self) -> None:
+        boot = BootResult("", 1.0, "", Path("console.log"))
+        own = GuestTest("kselftest", ("net/l2tp/",), compare=True)
+
+        def state(label: str, first: ktap.Status, second: ktap.Status) -> cli.Outcome:
+            ks = ktap.Result("kselftest", ktap.Status.FAIL, [
+                ktap.Result("net/l2tp.sh", ktap.Status.FAIL, [
+                    ktap.Result("ping", first), ktap.Result("IPsec", second)])])
+            return cli.Outcome(label, X86_64, [ktap.Result("slip", ktap.Status.PASS), ks], [],
+                               boot, (own,))
+        before = state("before", ktap.Status.PASS, ktap.Status.FAIL)
+        self.assertTrue(before.ok)          # its failure alone fails nothing
+        same = state("after", ktap.Status.PASS, ktap.Status.FAIL)
+        self.assertEqual(cli.regressions([before], [same]), [])
+        worse = state("after", ktap.Status.FAIL, ktap.Status.FAIL)
+        self.assertEqual(cli.regressions([before], [worse]), [
+            ("x86_64", ("kselftest", "net/l2tp.sh", "ping"),
+             "x86_64 kselftest: net/l2tp.sh: ping: ok before, not ok after")])
+        # a test that is not compared-only still fails the run by itself
+        plain = cli.Outcome("after", X86_64, [ktap.Result("kselftest", ktap.Status.FAIL)], [], boot)
+        self.assertFalse(plain.ok)
+
+    def test_a_test_that_crashed_before_its_subtests_lost_them(self) -> None:
+        boot = BootResult("", 1.0, "", Path("console.log"))
+        before = cli.Outcome("before", X86_64, [ktap.Result("slip", ktap.Status.PASS, [
+            ktap.Result("loads", ktap.Status.PASS), ktap.Result("pings", ktap.Status.PASS)])],
+            [], boot)
+        crashed = cli.Outcome("after", X86_64, [ktap.Result("slip", ktap.Status.CRASHED)],
+                              ["Oops"], boot)
+        self.assertEqual([w for _, _, w in cli.regressions([before], [crashed])],
+                         ["x86_64 slip: loads: ok before, crashed after",
+                          "x86_64 slip: pings: ok before, crashed after"])
+        gone = cli.Outcome("after", X86_64, [], [], boot)
+        self.assertEqual(len(cli.regressions([before], [gone])), 2)
+
+    def test_mutant_boots_are_paced_by_the_pristine_one(self) -> None:
+        console = "ok 1 - slip\r\n# slip: 1.50 s to 3.50 s since boot\r\n# coda: 4.00 s to 4.10 s since boot\n"
+        pristine = cli.Outcome("before", X86_64, [], [], BootResult(console, 5.0, "", Path("c")))
+        self.assertEqual(pristine.durations(), {"slip": 2.0, "coda": approx(0.1)})
+        built = kernel.Build(X86_64, Path("k"), Path("bz"), Path("m"), "6.1", (
+            GuestTest("slip", ()), GuestTest("coda", ()), GuestTest("new", ())))
+        self.assertEqual(cli._paced(built, pristine.durations()),
+                         {"slip": 2 * cli.PACE_FACTOR + cli.PACE_SLACK, "coda": cli.PACE_SLACK})
 
     def test_report_names_the_failing_log(self) -> None:
         text = cli.report([self.outcome(ktap.Status.FAIL, [])], [], Path("series"))

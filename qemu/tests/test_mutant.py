@@ -6,8 +6,9 @@ import tempfile
 import unittest
 from pathlib import Path
 
+from demagic.patches import parse_file, parse_text
 from demagic.proc import DemagicError, run
-from qemu import mutant, patchtext
+from qemu import mutant
 
 DATA = Path(__file__).resolve().parent / "test_data"
 FAKE = DATA / "test_mutant_fake.patch"
@@ -46,13 +47,13 @@ class RegexTest(unittest.TestCase):
 
 class RewriteTest(unittest.TestCase):
     def setUp(self) -> None:
-        self.patch = patchtext.parse(FAKE.read_text())
+        self.patch = parse_file(FAKE)
 
     def test_touched(self) -> None:
-        self.assertEqual(patchtext.touched(FAKE.read_text()), ["widget.c"])
+        self.assertEqual(self.patch.paths(), ["widget.c"])
 
     def test_assignments_only(self) -> None:
-        text = patchtext.rewrite(self.patch, mutant.assignments_only)
+        text = mutant.rewrite(self.patch, mutant.assignments_only)
         assert text is not None
         out = applied(text)
         self.assertNotIn("w->magic = WIDGET_MAGIC;", out)
@@ -60,7 +61,7 @@ class RewriteTest(unittest.TestCase):
         self.assertIn("int magic;", out)
 
     def test_no_null_test(self) -> None:
-        text = patchtext.rewrite(self.patch, mutant.no_null_test)
+        text = mutant.rewrite(self.patch, mutant.no_null_test)
         assert text is not None
         out = applied(text)
         self.assertNotIn("w->magic = WIDGET_MAGIC;", out)
@@ -72,18 +73,18 @@ class RewriteTest(unittest.TestCase):
 
     def test_no_signature(self) -> None:
         bare = FAKE.read_text().split("\n-- \n")[0] + "\n"
-        text = patchtext.rewrite(patchtext.parse(bare), mutant.assignments_only)
+        text = mutant.rewrite(parse_text(bare, FAKE), mutant.assignments_only)
         assert text is not None
         self.assertNotIn("w->magic = WIDGET_MAGIC;", applied(text))
 
     def test_hunk_cut_short(self) -> None:
         cut = FAKE.read_text().replace(" \tw->count++;\n", "")
-        with self.assertRaises(patchtext.PatchError):
-            patchtext.parse(cut.split("\n-- \n")[0].rsplit("\n", 3)[0] + "\nfoo\n")
+        with self.assertRaises(DemagicError):
+            parse_text(cut.split("\n-- \n")[0].rsplit("\n", 3)[0] + "\nfoo\n", FAKE)
 
     def test_nothing_to_mutate(self) -> None:
         doc = FAKE.read_text().replace("w->magic = WIDGET_MAGIC;", "w->count = 1;")
-        text = patchtext.rewrite(patchtext.parse(doc), mutant.assignments_only)
+        text = mutant.rewrite(parse_text(doc, FAKE), mutant.assignments_only)
         self.assertIsNone(text)
 
     def test_make_refuses_a_series_without_assignments(self) -> None:
@@ -91,11 +92,11 @@ class RewriteTest(unittest.TestCase):
             p = Path(tmp) / "0001-x.patch"
             p.write_text(FAKE.read_text().replace("w->magic = WIDGET_MAGIC;", "w->count = 1;"))
             with self.assertRaises(DemagicError):
-                mutant.make([p], "assignments-only", Path(tmp) / "out")
+                mutant.make([parse_file(p)], "assignments-only", Path(tmp) / "out")
 
     def test_not_a_patch(self) -> None:
-        with self.assertRaises(patchtext.PatchError):
-            patchtext.parse("just a mail\n")
+        with self.assertRaises(DemagicError):
+            parse_text("just a mail\n", FAKE)
 
 
 if __name__ == "__main__":

@@ -37,6 +37,19 @@ wait_for() {
 	done
 }
 
+# two_netns: two network namespaces, each held by a sleeper (NA, NB); run a
+# command in one with inA/inB; netns_ready waits until both exist.
+two_netns() {
+	unshare -n sleep 600 &
+	NA=$!
+	unshare -n sleep 600 &
+	NB=$!
+}
+other_ns() { [ "$(readlink /proc/$1/ns/net)" != "$(readlink /proc/$$/ns/net)" ]; }
+netns_ready() { wait_for 5 other_ns "$NA" && wait_for 5 other_ns "$NB"; }
+inA() { nsenter -t "$NA" -n "$@"; }
+inB() { nsenter -t "$NB" -n "$@"; }
+
 absent() { [ ! -e "$1" ]; }
 present() { [ -e "$1" ]; }
 in_dmesg() { dmesg | grep -q "$1"; }

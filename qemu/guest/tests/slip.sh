@@ -26,15 +26,9 @@ t_ok "N_SLIP on two ptys gives two interfaces ($A, $B)" [ "$1" = ok -a -n "$B" ]
 t_ok "a second TIOCSETD N_SLIP keeps each tty attached" ask again
 t_ok "SIOCGIFENCAP/SIOCSIFENCAP, keepalive and outfill ioctls answer" ask ioctls
 
-unshare -n sleep 600 &
-NA=$!
-unshare -n sleep 600 &
-NB=$!
-other_ns() { [ "$(readlink /proc/$1/ns/net)" != "$(readlink /proc/$$/ns/net)" ]; }
-inA() { nsenter -t "$NA" -n "$@"; }
-inB() { nsenter -t "$NB" -n "$@"; }
+two_netns
 setup() {
-	wait_for 5 other_ns "$NA" && wait_for 5 other_ns "$NB" &&
+	netns_ready &&
 	ip link set "$A" netns "$NA" && ip link set "$B" netns "$NB" &&
 	inA ip addr add 10.9.0.1/24 dev "$A" && inA ip link set "$A" up &&
 	inB ip addr add 10.9.0.2/24 dev "$B" && inB ip link set "$B" up

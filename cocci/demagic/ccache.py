@@ -1,0 +1,53 @@
+# SPDX-License-Identifier: GPL-2.0
+"""The compiler cache every kernel build of demagic shares (verify's and the boot suite's).
+
+It lives outside the repository, so that it outlives make clean and a fresh
+clone: $DEMAGIC_CCACHE, else $XDG_CACHE_HOME/demagic/ccache, else
+~/.cache/demagic/ccache.  ccache keys each compile on the preprocessed
+source and the command line, so a hit gives the very object a compile would;
+paths under build/ are hashed relative to it, so that two clones share it.
+"""
+
+from __future__ import annotations
+
+import os
+import shutil
+from pathlib import Path
+from typing import Dict
+
+from demagic.tree import BUILD
+
+MAXSIZE = "8G"
+
+
+def directory() -> Path:
+    if os.environ.get("DEMAGIC_CCACHE"):
+        return Path(os.environ["DEMAGIC_CCACHE"])
+    xdg = os.environ.get("XDG_CACHE_HOME") or str(Path.home() / ".cache")
+    return Path(xdg) / "demagic" / "ccache"
+
+
+def available() -> bool:
+    return shutil.which("ccache") is not None
+
+
+def env() -> Dict[str, str]:
+    """The environment of a build through ccache ({} when it is not installed)."""
+    if not available():
+        return {}
+    return {"CCACHE_DIR": str(directory()), "CCACHE_MAXSIZE": MAXSIZE,
+            "CCACHE_BASEDIR": str(BUILD.resolve()), "CCACHE_NOHASHDIR": "1"}
+
+
+def stats() -> Dict[str, int]:
+    """Hits and misses so far, from ccache --print-stats ({} without ccache)."""
+    from demagic.proc import run
+    if not available():
+        return {}
+    res = run(["ccache", "--print-stats"], env=env(), check=False)
+    out: Dict[str, int] = {}
+    for line in res.stdout.splitlines():
+        key, _, value = line.partition("\t")
+        if value.strip().isdigit():
+            out[key] = int(value)
+    return out

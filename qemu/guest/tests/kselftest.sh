@@ -1,0 +1,59 @@
+# SPDX-License-Identifier: GPL-2.0
+#
+# kselftest: the kernel's own selftests of what the series touches
+# (/tests/kselftest.list: "DIR SCRIPT NAME" per line, DIR a path on the host).
+# They run on the host's userland, shared read-only over 9p (tag hostroot)
+# with tmpfs where they write, chrooted, as virtme-ng runs them.  Each
+# "TEST: ... [ OK ]" line of a script becomes a subtest; the host compares
+# them with the kernel before the series.
+. /tests/lib.sh
+LIMIT=240
+set -- $(cut -d' ' -f3 /tests/kselftest.list)
+t_plan $#
+
+share() {
+	mkdir -p /host &&
+	mount -t 9p -o trans=virtio,version=9p2000.L,ro hostroot /host || return 1
+	for d in tmp run var/tmp var/run; do
+		if [ -d "/host/$d" ] && [ ! -L "/host/$d" ]; then
+			mount -t tmpfs tmpfs "/host/$d" || return 1
+		fi
+	done
+	mount --bind /proc /host/proc && mount --bind /sys /host/sys &&
+	mount --bind /dev /host/dev && mount --bind /dev/pts /host/dev/pts
+}
+if ! share >/tmp/share.out 2>&1; then
+	sed 's/^/# /' /tmp/share.out
+	n=0
+	for name; do n=$((n + 1)); echo "not ok $n - $name # no host userland over 9p"; done
+	exit 1
+fi
+
+# "TEST: name   [ OK ]" (net selftests), KTAP "ok N - name": one subtest each
+subtests() {
+	awk '
+	/^TEST: .*\[ *OK *\]/   { sub(/^TEST: */, ""); sub(/ *\[ *OK *\].*/, ""); r[++n] = "ok " n " - " $0; next }
+	/^TEST: .*\[ *FAIL *\]/ { sub(/^TEST: */, ""); sub(/ *\[ *FAIL *\].*/, ""); r[++n] = "not ok " n " - " $0; next }
+	/^TEST: .*\[ *SKIP *\]/ { sub(/^TEST: */, ""); sub(/ *\[ *SKIP *\].*/, ""); r[++n] = "ok " n " - " $0 " # SKIP"; next }
+	/^(not )?ok [0-9]+ / { line = $0; sub(/^(not )?ok [0-9]+ (- )?/, "", line)
+		r[++n] = ($1 == "not" ? "not ok " : "ok ") n " - " line; next }
+	END { print "KTAP version 1"; print "1.." n; for (i = 1; i <= n; i++) print r[i] }
+	' "$1"
+}
+
+n=0
+while read -r dir script name _; do
+	n=$((n + 1))
+	timeout "$LIMIT" chroot /host /bin/sh -c "cd '$dir' && exec ./'$script'" \
+		>/tmp/ks.out 2>&1 </dev/null
+	rc=$?
+	grep -v '^TEST: ' /tmp/ks.out | tail -n 20 | sed 's/^/# /'
+	subtests /tmp/ks.out | sed 's/^/    /'
+	case $rc in
+	0) echo "ok $n - $name" ;;
+	4) echo "ok $n - $name # SKIP the selftest skipped" ;;
+	124|143) echo "not ok $n - $name # timed out after $LIMIT s"; T_FAIL=1 ;;
+	*) echo "not ok $n - $name # exit status $rc"; T_FAIL=1 ;;
+	esac
+done </tests/kselftest.list
+t_done
