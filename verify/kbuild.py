@@ -10,6 +10,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Dict, List, Optional, Sequence, Set, Tuple
 
+from demagic import ccache
 from demagic.proc import CommandError, DemagicError, run
 from demagic import kconfig
 from verify.arches import Arch, config_missing, parse_config
@@ -78,7 +79,7 @@ class BuildDir:
     src: Path
     out: Path
     jobs: int = 2
-    ccache: Optional[Path] = None
+    use_ccache: bool = True  # compile through demagic.ccache when it is installed
     _config: Optional[Dict[str, str]] = None
     left_out: List[str] = field(default_factory=list)   # fragment symbols the tree lacks
 
@@ -91,9 +92,7 @@ class BuildDir:
 
     def ccache_env(self) -> Dict[str, str]:
         """ccache, when installed, keyed on content: a re-run recompiles nothing."""
-        if self.ccache is None:
-            return {}
-        return {"CCACHE_DIR": str(self.ccache), "CCACHE_MAXSIZE": "4G"}
+        return ccache.env() if self.use_ccache else {}
 
     def _identity(self) -> str:
         frags = "".join(p.read_text() for p in self.arch.fragments())

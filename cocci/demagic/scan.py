@@ -184,13 +184,19 @@ def main(argv: Sequence[str]) -> int:
 
 def _main(args: argparse.Namespace, name: str) -> int:
     from demagic import tree
-    root = args.kdir.resolve() if args.kdir else tree.pristine(None, tree_name=name).repo
+    from demagic import scancache
+    pristine = None if args.kdir else tree.pristine(None, tree_name=name)
+    root = args.kdir.resolve() if args.kdir else pristine.repo   # type: ignore[union-attr]
     if args.kdir:
         tree.check_kdir(root)
     progress = Progress()
     if args.bench:
         return bench(root, args.jobs, progress)
-    result = collect(root, args.subdir, args.macros, args.jobs, progress)
+    if pristine is not None:    # Debian's tree: its commit pins the content, the cache may serve
+        result = scancache.collect(pristine.base, root, args.subdir, args.macros, args.jobs,
+                                   progress)
+    else:
+        result = collect(root, args.subdir, args.macros, args.jobs, progress)
     if args.mode == "context":
         text = scanmodes.context(result.cands, Texts(root))
     elif args.mode == "patch":

@@ -15,7 +15,7 @@ from pathlib import Path
 from typing import Dict, List, Optional, Sequence, Tuple
 
 from demagic import (cover, export, leftovers, lock, message, patches, registry, rewrite,
-                     scan, scanout, tree as trees)
+                     scan, scancache, scanout, tree as trees)
 from demagic.texts import Texts
 from demagic.model import Candidate, Verdict
 from demagic.proc import DemagicError, Progress, UsageError, cap_jobs, run
@@ -112,7 +112,8 @@ def _subject(prefix: str, entry: Entry, flag: str) -> str:
 
 def write_commits(tree: trees.Tree, work: Path, cands: List[Candidate], who: Tuple[str, str],
                   jobs: int, subdir: Optional[str], progress: Progress,
-                  discovered: bool = False, tools: Optional[message.Tools] = None) -> Summary:
+                  discovered: bool = False, tools: Optional[message.Tools] = None,
+                  parallel: bool = True) -> Summary:
     """One commit per magic (or group), and the registry's removal last.
 
     A candidate the scan discovered (no registry, no TARGETS) whose uses the
@@ -125,27 +126,35 @@ def write_commits(tree: trees.Tree, work: Path, cands: List[Candidate], who: Tup
     pool = rewrite.grep_files(work, [c.macro for c in cands if c.verdict is not Verdict.KEEP]
                               or ["__demagic_none__"], subdir)
     dates = Dates(tree.debian)
-    for macros, group_cands in group(cands):
+    groups = group(cands)
+    done = rewrite_all(work, [(_target(m, cs) if cs[0].verdict is not Verdict.KEEP else None)
+                              for m, cs in groups], jobs, subdir, pool, progress, parallel)
+    for (macros, group_cands), (target, outcome, touched) in zip(groups, done):
         entry = Entry(macros, group_cands[0].verdict, group_cands)
         name = message.group_name(macros)
-        if entry.verdict is Verdict.KEEP:
+        if target is None:
             if not reg:
                 continue
             paths = registry.drop_rows(work, list(macros))
             body = message.keep_body(group_cands[0], paths)
             prefix = "Documentation"
         else:
-            target = _target(macros, group_cands)
-            progress.step(f"{name}: {entry.verdict.value}")
-            try:
-                result = rewrite.apply(work, target, jobs, subdir, pool)
-            except rewrite.ResidueError as exc:
+            if outcome is None:     # shares a file with another target: its turn is now
+                progress.step(f"{name}: {entry.verdict.value}")
+                try:
+                    outcome = rewrite.apply(work, target, jobs, subdir, pool)
+                except rewrite.SpatchError as exc:
+                    outcome = exc
+            if isinstance(outcome, rewrite.ResidueError):
                 if not discovered:
-                    raise
-                _skip_manual(work, summary, name, str(exc))
+                    raise outcome
+                _skip_manual(work, summary, name, str(outcome), touched)
                 continue
+            if isinstance(outcome, BaseException):
+                raise outcome
+            result = outcome
             if result.manual:
-                _skip_manual(work, summary, name, "; ".join(result.manual))
+                _skip_manual(work, summary, name, "; ".join(result.manual), touched)
                 continue
             if not result.files:
                 summary.skipped.append(f"{name}: nothing to rewrite")
@@ -155,7 +164,8 @@ def write_commits(tree: trees.Tree, work: Path, cands: List[Candidate], who: Tup
             change = read_change(work, paths, rows)
             left, _notes = leftovers.check(work, change.removed)
             if left:
-                _skip_manual(work, summary, name, "the rewrite leaves " + "; ".join(left[:3]))
+                _skip_manual(work, summary, name, "the rewrite leaves " + "; ".join(left[:3]),
+                             touched + rows)
                 continue
             prefix = message.prefix_for(work, sorted(result.files, key=lambda f: -_changed(work, f)),
                                         tree.has_history)
@@ -215,10 +225,50 @@ def tool_versions() -> message.Tools:
 MANUAL = "needs a manual fix"
 
 
-def _skip_manual(work: Path, summary: Summary, name: str, why: str) -> None:
-    """Undo the rewrite of name and record why it is left for a human."""
-    run(["git", "-C", str(work), "checkout", "-q", "--", "."])
+def _skip_manual(work: Path, summary: Summary, name: str, why: str,
+                 files: Sequence[str]) -> None:
+    """Undo the rewrite of name (its files) and record why it is left for a human."""
+    if files:
+        run(["git", "-C", str(work), "checkout", "-q", "--", *files])
     summary.skipped.append(f"{name}: {MANUAL}: {why}")
+
+
+Done = Tuple[Optional[rewrite.Target], "rewrite.Result | BaseException | None", List[str]]
+
+
+def rewrite_all(work: Path, targets: Sequence[Optional[rewrite.Target]], jobs: int,
+                subdir: Optional[str], pool: Sequence[str], progress: Progress,
+                parallel: bool = True) -> List[Done]:
+    """Rewrite the tree ahead of the commits for every target (None: a documentation-only
+    entry) that shares no file with another: (target, its Result or the error it raised,
+    the files it may change).  Those run side by side (parallel=False: one after the
+    other); each writes only the files that name it, so the tree ends as the sequential
+    rewrite would leave it.  A target that shares a file with another gets None: the
+    commit loop rewrites it in its turn, after the commit of the one before."""
+    files = [sorted(set(rewrite.mentioning(work, pool, t.macros))
+                    | ({t.header} if t.header and (work / t.header).exists() else set()))
+             if t is not None else [] for t in targets]
+    users: Dict[str, int] = {}
+    for fs in files:
+        for f in fs:
+            users[f] = users.get(f, 0) + 1
+    alone = [i for i, t in enumerate(targets)
+             if t is not None and all(users[f] == 1 for f in files[i])]
+    out: List[Done] = [(t, None, fs) for t, fs in zip(targets, files)]
+
+    def rewrite_one(i: int) -> None:
+        target = targets[i]
+        assert target is not None
+        progress.step(f"{message.group_name(target.macros)}: {target.verdict.value}")
+        try:
+            out[i] = (target, rewrite.apply(work, target, jobs, subdir, pool), files[i])
+        except rewrite.SpatchError as exc:
+            out[i] = (target, exc, files[i])
+
+    with ThreadPoolExecutor(max_workers=max(1, jobs) if parallel else 1) as ex:
+        for fut in [ex.submit(rewrite_one, i) for i in alone]:
+            fut.result()
+    return out
 
 
 def _changed(work: Path, rel: str) -> int:
@@ -273,13 +323,13 @@ def plan(tree: trees.Tree, work: Path, targets: Sequence[str], subdir: Optional[
     """Scan the tree and choose the series: TARGETS=, or the registry's rows (scope
     registry), or those and every other remove or flag verdict (scope all)."""
     progress.step(f"scanning {tree.name}" + (f"/{subdir}" if subdir else ""))
-    whole = scan.collect(work, subdir, None, jobs, progress)
+    whole = scancache.collect(tree.base, work, subdir, None, jobs, progress)
     rows = [e.macro for e in registry.entries(work)]
     wanted = list(targets) or rows
     named: List[Candidate] = []
     if wanted:
         progress.step(f"judging {len(wanted)} named magic numbers")
-        named = scan.collect(work, subdir, wanted, jobs, progress).cands
+        named = scancache.collect(tree.base, work, subdir, wanted, jobs, progress).cands
     if targets:
         missing = [t for t in targets if t not in {c.macro for c in named}]
         if missing and len(missing) == len(targets):
@@ -302,7 +352,7 @@ def plan(tree: trees.Tree, work: Path, targets: Sequence[str], subdir: Optional[
 def build(kdir: Optional[Path], out: Optional[Path], targets: Sequence[str],
           subdir: Optional[str], jobs: int, who: Optional[Tuple[str, str]],
           tree_name: str = trees.DEFAULT_NAME, scope: str = "",
-          reports: Optional[Path] = None) -> Path:
+          reports: Optional[Path] = None, parallel: bool = True) -> Path:
     """The whole of make spatch; returns the series directory."""
     progress = Progress()
     tree = trees.pristine(kdir, progress, tree_name)
@@ -314,7 +364,7 @@ def build(kdir: Optional[Path], out: Optional[Path], targets: Sequence[str],
     tools = tool_versions()
     summary = write_commits(tree, work, chosen.cands, signer, jobs, subdir, progress,
                             discovered=not targets and not registry.entries(work)
-                            or chosen.scope == "all", tools=tools)
+                            or chosen.scope == "all", tools=tools, parallel=parallel)
     summary.review = chosen.review
     dest = (out or REPO / "generated-patches" / tree.name).resolve()
     tmp = dest.with_name(f".{dest.name}.new")

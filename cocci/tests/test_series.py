@@ -193,6 +193,33 @@ class DiscoveryTest(unittest.TestCase):
         status = run(["git", "-C", str(self.root), "status", "--porcelain"]).stdout
         self.assertEqual(status, "")
 
+    def test_parallel_rewrite_commits_what_the_sequential_one_does(self) -> None:
+        # FOO and GIZMO share foo.c (one after the other), BAZ stands alone
+        with open(self.root / "drivers/foo/foo.c", "a") as fh:
+            fh.write("\n#define GIZMO_MAGIC 0x4444\n\nstruct gizmo {\n\tint magic;\n};\n\n"
+                     "void gizmo_init(struct gizmo *g)\n{\n\tg->magic = GIZMO_MAGIC;\n}\n\n"
+                     "int gizmo_use(struct gizmo *g)\n{\n\tif (g->magic != GIZMO_MAGIC)\n"
+                     "\t\treturn -EINVAL;\n\treturn 0;\n}\n")
+        (self.root / "drivers/baz").mkdir()
+        (self.root / "drivers/baz/baz.c").write_text(
+            self.FILES["drivers/foo/foo.c"].replace("FOO", "BAZ").replace("foo", "baz"))
+        run(["git", "-C", str(self.root), "add", "-A"])
+        run(["git", "-C", str(self.root), "commit", "-q", "-m", "more"], env=GIT_ENV)
+        logs = []
+        for parallel in (False, True):
+            copy = Path(tempfile.mkdtemp())
+            self.addCleanup(shutil.rmtree, copy)
+            run(["git", "clone", "-q", str(self.root), str(copy)])
+            tree = trees.Tree("t", copy, "HEAD", "6.12.0", False)
+            cands = [c for c in scan.collect(copy, jobs=1).cands
+                     if c.verdict in (Verdict.REMOVE, Verdict.FLAG)]
+            series.write_commits(tree, copy, cands, self.WHO, 2, None, Progress(quiet=True),
+                                 discovered=True, parallel=parallel)
+            logs.append(run(["git", "-C", str(copy), "log", "-p", "--format=%s%n%b"]).stdout)
+        for subject in ("foo: remove FOO_MAGIC", "foo: remove GIZMO_MAGIC", "baz: remove BAZ_MAGIC"):
+            self.assertIn(subject, logs[0])
+        self.assertEqual(logs[1], logs[0])
+
     def test_scan_mode_patch_prints_the_diff_spatch_would_apply(self) -> None:
         text = scanmodes.patch(self.cands(), self.root, 1, Progress(quiet=True))
         self.assertIn("-\tp->magic = FOO_MAGIC;\n", text)

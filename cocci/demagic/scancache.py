@@ -1,0 +1,74 @@
+# SPDX-License-Identifier: GPL-2.0
+"""Scans kept by what they were made from, so that an unchanged tree costs nothing.
+
+The key is the tree's pristine commit (its content, exactly), M=, the macros
+asked for, and a digest of demagic's own code and rules: a changed file of
+the tree is a new commit, a changed rule or line of Python a new digest, and
+either misses.  A scan of a user's KDIR read in place is never cached (only
+its pristine copy has a commit that pins its content).
+"""
+
+from __future__ import annotations
+
+import functools
+import hashlib
+import os
+import pickle
+from pathlib import Path
+from typing import Optional, Sequence
+
+from demagic import scan
+from demagic.proc import Progress
+from demagic.tree import BUILD
+
+COCCI = Path(__file__).resolve().parent.parent   # cocci/: the rules and this package
+FORMAT = 1
+
+
+@functools.lru_cache(maxsize=None)
+def code_digest() -> str:
+    """Everything under cocci/ that a scan's result depends on (tests excluded)."""
+    digest = hashlib.sha256(f"format {FORMAT}".encode())
+    for path in sorted(COCCI.rglob("*")):
+        rel = path.relative_to(COCCI)
+        if not path.is_file() or rel.parts[0] == "tests" or "__pycache__" in rel.parts:
+            continue
+        digest.update(str(rel).encode() + b"\0" + path.read_bytes())
+    return digest.hexdigest()
+
+
+def key(base: str, subdir: Optional[str], macros: Optional[Sequence[str]]) -> str:
+    text = "\0".join([base, subdir or "", ",".join(macros) if macros is not None else "*",
+                      code_digest()])
+    return hashlib.sha256(text.encode()).hexdigest()
+
+
+def directory() -> Path:
+    """build/cache/scan, or $DEMAGIC_SCAN_CACHE (make bench times an empty one)."""
+    return Path(os.environ.get("DEMAGIC_SCAN_CACHE") or BUILD / "cache" / "scan")
+
+
+def collect(base: str, root: Path, subdir: Optional[str] = None,
+            macros: Optional[Sequence[str]] = None, jobs: int = os.cpu_count() or 1,
+            progress: Optional[Progress] = None) -> scan.Scan:
+    """scan.collect(root, ...) for root holding exactly commit base, from the cache when
+    the same scan was made before."""
+    progress = progress or Progress(quiet=True)
+    path = directory() / f"{key(base, subdir, macros)}.pickle"
+    try:
+        with open(path, "rb") as fh:
+            found = pickle.load(fh)
+        if isinstance(found, scan.Scan):
+            progress.step(f"scan: same tree, rules and code as before, {len(found.cands)} "
+                          "candidates from the cache")
+            return found
+    except (OSError, EOFError, pickle.UnpicklingError, AttributeError, ImportError):
+        pass
+    found = scan.collect(root, subdir, list(macros) if macros is not None else None, jobs,
+                         progress)
+    path.parent.mkdir(parents=True, exist_ok=True)
+    tmp = path.with_name(f".{path.name}.{os.getpid()}.tmp")
+    with open(tmp, "wb") as fh:
+        pickle.dump(found, fh)
+    tmp.rename(path)
+    return found

@@ -1,0 +1,70 @@
+# SPDX-License-Identifier: GPL-2.0
+"""The scan cache serves only an identical scan: same commit, M=, macros, rules and code."""
+
+from __future__ import annotations
+
+import os
+import tempfile
+import unittest
+from pathlib import Path
+from unittest import mock
+
+from demagic import scan, scancache
+
+
+class ScanCacheTest(unittest.TestCase):
+    def setUp(self) -> None:
+        self._tmp = tempfile.TemporaryDirectory()
+        os.environ["DEMAGIC_SCAN_CACHE"] = self._tmp.name
+        self.calls = 0
+
+        def fake(root: Path, subdir=None, macros=None, jobs=1, progress=None):  # type: ignore
+            self.calls += 1
+            return scan.Scan([], [], scan.Stats(self.calls, self.calls))
+        patcher = mock.patch("demagic.scancache.scan.collect", side_effect=fake)
+        patcher.start()
+        self.addCleanup(patcher.stop)
+
+    def tearDown(self) -> None:
+        os.environ.pop("DEMAGIC_SCAN_CACHE", None)
+        self._tmp.cleanup()
+
+    def test_same_scan_is_served_from_the_cache(self) -> None:
+        first = scancache.collect("a" * 40, Path("/t"))
+        again = scancache.collect("a" * 40, Path("/t"))
+        self.assertEqual(self.calls, 1)
+        self.assertEqual(again.stats.listed, first.stats.listed)
+
+    def test_each_input_misses(self) -> None:
+        scancache.collect("a" * 40, Path("/t"))
+        scancache.collect("b" * 40, Path("/t"))                 # another commit: a changed file
+        scancache.collect("a" * 40, Path("/t"), "drivers")      # M=
+        scancache.collect("a" * 40, Path("/t"), None, ["X_MAGIC"])
+        self.assertEqual(self.calls, 4)
+
+    def test_a_changed_rule_or_line_of_code_misses(self) -> None:
+        with tempfile.TemporaryDirectory() as tmp:
+            code = Path(tmp)
+            (code / "find_magic.cocci").write_text("@r@\n@@\n")
+            (code / "tests").mkdir()
+            with mock.patch.object(scancache, "COCCI", code):
+                scancache.code_digest.cache_clear()
+                one = scancache.key("a" * 40, None, None)
+                (code / "tests" / "case.c").write_text("int x;\n")     # tests do not count
+                scancache.code_digest.cache_clear()
+                self.assertEqual(scancache.key("a" * 40, None, None), one)
+                (code / "find_magic.cocci").write_text("@r@\n@@\n// changed\n")
+                scancache.code_digest.cache_clear()
+                self.assertNotEqual(scancache.key("a" * 40, None, None), one)
+            scancache.code_digest.cache_clear()
+
+    def test_a_damaged_entry_is_made_again(self) -> None:
+        scancache.collect("a" * 40, Path("/t"))
+        for entry in Path(self._tmp.name).glob("*.pickle"):
+            entry.write_bytes(b"not a pickle")
+        scancache.collect("a" * 40, Path("/t"))
+        self.assertEqual(self.calls, 2)
+
+
+if __name__ == "__main__":
+    unittest.main()
