@@ -74,7 +74,7 @@ class Walk:
 def build_dir(walk: Walk, arch: Arch, state: str, jobs: int) -> BuildDir:
     if arch.name not in walk.dirs:
         out = BUILD / "verify" / walk.tree.name / f"{arch.name}-{state}"
-        walk.dirs[arch.name] = BuildDir(arch, walk.wt, out, jobs, BUILD / "verify" / "ccache")
+        walk.dirs[arch.name] = BuildDir(arch, walk.wt, out, jobs)
     return walk.dirs[arch.name]
 
 
@@ -139,7 +139,7 @@ def builds_cell(walk: Walk, index: int, results: Dict[Key, ObjectResult]) -> Cel
     if problems:
         return failed(f"{len(problems)} problems", problems + built)
     archs = sorted({a for a, _ in item.all()})
-    return passed(f"{len(built)} objects on {', '.join(archs)}, no new warning", built)
+    return passed(f"{_objects(len(built))} on {', '.join(archs)}, no new warning", built)
 
 
 def bisect_cell(walk: Walk, index: int, results: Dict[Key, ObjectResult]) -> Cell:
@@ -151,8 +151,13 @@ def bisect_cell(walk: Walk, index: int, results: Dict[Key, ObjectResult]) -> Cel
         return not_applicable("no object of an earlier patch to rebuild")
     broken = [f"{a} {o}" for a, o in keys if not results.get((a, o), ObjectResult(o, False)).ok]
     if broken:
-        return failed(f"{len(broken)} earlier objects no longer build", broken)
-    return passed(f"{len(keys)} objects of earlier patches still build")
+        verb = "no longer builds" if len(broken) == 1 else "no longer build"
+        return failed(f"{_objects(len(broken))} of earlier patches {verb}", broken)
+    return passed(f"{_objects(len(keys))} of earlier patches still build")
+
+
+def _objects(n: int) -> str:
+    return f"{n} object" + ("" if n == 1 else "s")
 
 
 def layout_cell(walk: Walk, index: int, when: str, results: Dict[Key, ObjectResult]) -> Cell:

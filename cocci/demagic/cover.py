@@ -46,8 +46,10 @@ class Facts:
 
 
 def flow(text: str, indent: str = "") -> str:
+    """text filled; a "- " item continues under its text, an indented one further in."""
+    more = " " * len(indent) if indent.strip() else indent + "  "
     return textwrap.fill(text, width=message.WIDTH, initial_indent=indent,
-                         subsequent_indent=indent + "  " if indent else "",
+                         subsequent_indent=more if indent else "",
                          break_on_hyphens=False, break_long_words=False)
 
 
@@ -159,18 +161,25 @@ def verify_lines(report: Dict[str, Any]) -> List[str]:
 
 
 def boot_lines(report: Dict[str, Any]) -> List[str]:
-    ran, compile_only = [], []
+    proven, unproven, compile_only = [], [], []
     for row in report.get("coverage", []):
         number = row.get("number", 0)
+        note = row.get("note", "")
         if row.get("tests"):
-            ran.append(f"{number:02d} {', '.join(row['tests'])}")
+            proven.append(f"{number:02d} {', '.join(row['tests'])}")
+        elif row.get("ran"):
+            unproven.append(f"{number:02d} {', '.join(row['ran'])}" + (f" ({note})" if note else ""))
         else:
-            compile_only.append(f"{number:02d} ({row.get('note', '').replace('compile-only: ', '')})")
+            compile_only.append(f"{number:02d} ({note.replace('compile-only: ', '')})")
     verdict = "all tests pass before and after" if report.get("passed") else \
         "some tests fail (see boot-test.md)"
     out = [flow(f"make boot-test, kernels before and after the series in QEMU: {verdict}.", "- ")]
-    if ran:
-        out.append(flow("exercised by: " + "; ".join(ran) + ".", "- "))
+    if proven:
+        out.append(flow("exercised (the test fails on a deliberately broken variant of the "
+                        "patch): " + "; ".join(proven) + ".", "- "))
+    if unproven:
+        out.append(flow("run, but no broken variant was caught: " + "; ".join(unproven) + ".",
+                        "- "))
     if compile_only:
         out.append(flow("compile-only: " + "; ".join(compile_only) + ".", "- "))
     return out

@@ -35,6 +35,9 @@ def gm_options(script: Path) -> List[str]:
     return [opt for opt, decl in GM_OPTIONS if f"'{decl}'" in text or f'"{decl}"' in text]
 
 
+PERL_FIXED = {"PERL_HASH_SEED": "0", "PERL_PERTURB_KEYS": "0"}
+
+
 def maintainers(work: Path, patch: Path) -> Mailed:
     """To: the maintainers, Cc: reviewers and lists, from the tree's get_maintainer.pl.
 
@@ -42,7 +45,10 @@ def maintainers(work: Path, patch: Path) -> Mailed:
     script = work / "scripts" / "get_maintainer.pl"
     if not script.exists():
         return Mailed((), ())
-    res = run(["perl", str(script), *gm_options(script), str(patch)], cwd=work, check=False)
+    # perl orders hash keys at random per process; get_maintainer.pl lists sections
+    # that match equally well in that order: a fixed seed gives the same To: each run
+    res = run(["perl", str(script), *gm_options(script), str(patch)], cwd=work, check=False,
+              env=PERL_FIXED)
     if res.returncode != 0:
         why = (res.stderr or res.stdout).strip().splitlines()
         raise DemagicError(f"scripts/get_maintainer.pl failed on {patch.name} "

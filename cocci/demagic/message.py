@@ -150,7 +150,7 @@ def check_sentence(shapes: Sequence[CheckShape], guard: str) -> List[str]:
         macro = s.mismatch.split("(")[0]
         if s.kind in ("assert", "warn") and macro in ("BUG_ON", "WARN_ON", "WARN_ON_ONCE", "WARN",
                                                      "WARN_ONCE", "VM_BUG_ON") \
-                and s.mismatch.startswith(macro + "("):
+                and s.mismatch.startswith(macro + "(") and ";" not in s.mismatch:
             asserts.setdefault(macro, []).append(s)
         elif s.kind == "else-error":
             out.append(f"In {_fn(s.site)}, a match calls {calls_words(s.match)}; a mismatch "

@@ -10,11 +10,13 @@ import unittest
 from pathlib import Path
 from unittest import mock
 
-from demagic import export, mailcheck, message
+from demagic import cover, export, mailcheck, message
 from demagic.model import DEBUG, Candidate, CheckShape, Evidence, Finding, Site, Verdict
+from demagic.evidence import shapes
 from demagic.patches import parse_text
 from demagic.proc import DemagicError
 from demagic.rewrite import Result, Target
+from demagic.texts import Texts
 
 TOOLS = message.Tools("spatch 1.1.1", "demagic 0.5", {"remove_magic.cocci": "0123456789ab"})
 RULE = Path("remove_magic.cocci")
@@ -82,6 +84,19 @@ class MessageTest(unittest.TestCase):
         self.assertIn("In foo_ioctl() a mismatch returns -EINVAL.", text)
         self.assertIn("Where a mismatch made foo_ioctl() return -EINVAL, it goes on now.", text)
 
+    def test_a_warn_on_condition_warns_then_exits(self) -> None:
+        with tempfile.TemporaryDirectory() as tmp:
+            src = Path(tmp) / "drivers/foo/foo.c"
+            src.parent.mkdir(parents=True)
+            src.write_text("int foo_op(struct foo *f)\n{\n\tif (WARN_ON(f->magic != FOO_MAGIC))\n"
+                           "\t\treturn -EIDRM;\n\treturn 0;\n}\n")
+            got = shapes.classify(Texts(Path(tmp)), Site("drivers/foo/foo.c", 3, "foo_op"),
+                                  src.read_text().split("\n")[2].index("magic"), "FOO_MAGIC")
+        self.assertEqual((got.kind, got.mismatch), ("warn", "WARN_ON(...); return -EIDRM"))
+        text = write(candidate(shapes=[got]))
+        self.assertIn("In foo_op() a mismatch warns (WARN_ON()) and returns -EIDRM.", text)
+        self.assertIn("Where a mismatch made foo_op() return -EIDRM, it goes on now.", text)
+
     def test_the_tool_line_names_versions_and_the_rule_digest(self) -> None:
         text = write(candidate(write_only=True))
         self.assertIn("Coccinelle (spatch 1.1.1) and demagic 0.5's remove_magic.cocci "
@@ -140,6 +155,33 @@ class MailCheckTest(unittest.TestCase):
         text2 = "@@ -1,1 +1,2 @@\n-\tfoo();\n+\tif (x == NULL)\n"
         self.assertEqual(mailcheck.reason(text2, 3, "COMPARISON_TO_NULL", Path(".")),
                          "new in this patch")
+
+
+class TestingLinesTest(unittest.TestCase):
+    """The cover letter says a test exercises a patch only if it caught a broken variant."""
+
+    REPORT = {"passed": True, "coverage": [
+        {"number": 1, "tests": ["slip (x86_64)"], "ran": [], "note": ""},
+        {"number": 2, "tests": [], "ran": ["autofs (x86_64)"],
+         "note": "write-only field: no check a test could catch"},
+        {"number": 3, "tests": [], "ran": [], "note": "compile-only: needs a PCI device"}]}
+
+    def test_three_kinds(self) -> None:
+        text = " ".join(" ".join(cover.boot_lines(self.REPORT)).split())
+        self.assertIn("all tests pass before and after", text)
+        self.assertIn("patch): 01 slip (x86_64).", text)
+        self.assertIn("no broken variant was caught: 02 autofs (x86_64) (write-only field", text)
+        self.assertIn("compile-only: 03 (needs a PCI device).", text)
+        self.assertNotIn("02", text.split("no broken variant")[0])
+
+    def test_items_continue_under_their_text(self) -> None:
+        for line in cover.boot_lines(self.REPORT):
+            for cont in line.split("\n")[1:]:
+                self.assertTrue(cont.startswith("  ") and not cont.startswith("   "), cont)
+
+    def test_failure_is_said(self) -> None:
+        text = " ".join(" ".join(cover.boot_lines({**self.REPORT, "passed": False})).split())
+        self.assertIn("some tests fail", text)
 
 
 if __name__ == "__main__":

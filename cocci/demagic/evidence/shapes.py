@@ -150,7 +150,7 @@ class Climb:
     sense_mismatch: bool   # the expression so far is true on a mismatch
     up: bool               # expression true => the whole condition true
     down: bool             # the whole condition true => expression true
-    warned: bool = False   # passed through WARN_ON() on its way
+    warned: str = ""       # the WARN_ON() (or WARN...) it passed through on its way
     context: str = ""      # if, assert, ternary, loop, return, assign, call
     at: int = -1           # index of the token that owns the condition
     close: int = -1        # index of the condition's closing parenthesis
@@ -252,7 +252,7 @@ def climb(toks: List[Token], first: int, last: int, mismatch: bool) -> Climb:
                 return c
             if ASSERT_RX.match(owner):
                 call_end = match_forward(toks, left)
-                c.warned = c.warned or owner.startswith("WARN")
+                c.warned = c.warned or (owner if owner.startswith("WARN") else "")
                 if owner in TRANSPARENT and not _statement_start(toks, left - 1):
                     i, j = left - 1, call_end   # if (WARN_ON(...)): the if decides
                     continue
@@ -352,9 +352,11 @@ def _judge_climb(toks: List[Token], c: Climb, site: Site, kept: str) -> CheckSha
             if then.ok:
                 kind = "early-exit" if then.exits and not then.complains else \
                     ("message" if then.complains else "early-exit")
+                text = then.text
                 if c.warned:
                     kind = "warn"
-                return CheckShape(site, DEBUG, kind, then.text, kept)
+                    text = f"{c.warned}(...); {text}"   # if (WARN_ON(...)) return -E...
+                return CheckShape(site, DEBUG, kind, text, kept)
             return CheckShape(site, UNKNOWN, "mismatch-work",
                               "a mismatch runs " + text_of(toks, then_first, then_last)[:80], kept)
         if not c.sense_mismatch and c.down:
