@@ -3,6 +3,7 @@
 
 from __future__ import annotations
 
+import os
 import re
 import shutil
 from collections import Counter
@@ -138,7 +139,10 @@ class BuildDir:
         return self._config
 
     def deps(self, obj: str) -> Set[str]:
-        """The sources obj was last built from (kbuild's .cmd record), relative to the tree."""
+        """The sources obj was last built from (kbuild's .cmd record), relative to the tree.
+
+        The record names them absolute, or relative to the O= directory when the
+        compile went through ccache with a base directory (demagic.ccache)."""
         cmd = self.out / Path(obj).parent / f".{Path(obj).name}.cmd"
         try:
             text = cmd.read_text(errors="replace")
@@ -147,14 +151,16 @@ class BuildDir:
         match = re.search(r"^deps_\S+ := (.*?)^\S+: \$\(deps_", text, re.M | re.S)
         if not match:
             return set()
-        prefix = str(self.src).rstrip("/") + "/"
+        src = self.src.resolve()
         out = set()
         source = re.search(r"^source_\S+ := (\S+)", text, re.M)
         tokens = match.group(1).replace("\\\n", " ").split()
         for token in tokens + ([source.group(1)] if source else []):
             if token.startswith("$(") or token.endswith(")") or token == "\\":
                 continue
-            out.add(token[len(prefix):] if token.startswith(prefix) else token)
+            path = Path(os.path.normpath(self.out / token)) if not token.startswith("/") \
+                else Path(token)
+            out.add(str(path.relative_to(src)) if path.is_relative_to(src) else token)
         return out
 
     def build(self, objects: Sequence[str]) -> Dict[str, ObjectResult]:

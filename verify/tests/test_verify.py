@@ -217,6 +217,23 @@ class KbuildTest(unittest.TestCase):
         self.assertEqual(len(kbuild.new_warnings(before, extra)), 1)
 
 
+    def test_deps_absolute_or_relative_to_the_build_directory(self) -> None:
+        with tempfile.TemporaryDirectory() as tmp:
+            root = Path(tmp)
+            src, out = root / "work/tree", root / "verify/tree/x86_64"
+            (out / "fs").mkdir(parents=True)
+            arch = arches.by_name("x86_64")
+            bdir = kbuild.BuildDir(arch, src, out)
+            for form in (f"{src}/", "../../../work/tree/"):
+                (out / "fs/.fcntl.o.cmd").write_text(
+                    f"savedcmd_fs/fcntl.o := gcc ...\n\nsource_fs/fcntl.o := {form}fs/fcntl.c\n\n"
+                    f"deps_fs/fcntl.o := \\\n  {form}include/linux/fs.h \\\n"
+                    "  include/generated/autoconf.h \\\n  $(wildcard include/config/X) \\\n\n"
+                    "fs/fcntl.o: $(deps_fs/fcntl.o)\n")
+                self.assertEqual(bdir.deps("fs/fcntl.o"), {
+                    "fs/fcntl.c", "include/linux/fs.h", "include/generated/autoconf.h"}, form)
+
+
 class LayoutTest(unittest.TestCase):
     def layouts(self) -> Tuple[layout.Layout, layout.Layout]:
         return (layout.parse_pahole("kern_vars_s", (DATA / "kern_vars_s-before.pahole").read_text()),
