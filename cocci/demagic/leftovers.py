@@ -22,9 +22,10 @@ What counts as a reference, by kind of identifier (see patch.removed_identifiers
 
 from __future__ import annotations
 
+import functools
 import re
 from pathlib import Path
-from typing import List, Sequence, Set, Tuple
+from typing import Iterable, List, Optional, Sequence, Set, Tuple
 
 from demagic.texts import grep_words
 from demagic.patches import Removed
@@ -70,9 +71,9 @@ def static_hits(hits: Sequence[Hit], item: Removed) -> List[str]:
 
 
 def docrow_hits(hits: Sequence[Hit], item: Removed) -> List[str]:
-    base = Path(item.file).name
+    base = item.file.rpartition("/")[2]
     row = re.compile(rf"^{re.escape(item.name)}\b")
-    return [_fmt(h) for h in hits if Path(h[0]).name == base and row.match(h[2])]
+    return [_fmt(h) for h in hits if h[0].rpartition("/")[2] == base and row.match(h[2])]
 
 
 def document_hits(hits: Sequence[Hit], item: Removed) -> List[str]:
@@ -142,11 +143,44 @@ def words_of(removed: Sequence[Removed]) -> List[str]:
     return words
 
 
-def check(wt: Path, removed: Sequence[Removed]) -> Tuple[List[str], List[str]]:
-    """(hits, notes) for everything removed, in the worktree after the patch."""
+class Grep:
+    """One grep over the tree for every word a run will ask about, answered again and
+    again while the tree changes only in files it is told of (touched): their lines
+    are read afresh at each question.  A question with a word outside the first
+    grep's gets a grep of its own, so the answer is always the tree's."""
+
+    def __init__(self, wt: Path, words: Sequence[str]) -> None:
+        self.wt = wt
+        self.words = frozenset(words)
+        self.hits = git_grep(wt, sorted(self.words)) if self.words else []
+        self.dirty: Set[str] = set()
+
+    def touched(self, files: Iterable[str]) -> None:
+        self.dirty.update(files)
+
+    def __call__(self, words: Sequence[str]) -> List[Hit]:
+        if not set(words) <= self.words:
+            return git_grep(self.wt, words)
+        rx = re.compile(r"(?<![A-Za-z0-9_])(?:%s)(?![A-Za-z0-9_])"
+                        % "|".join(re.escape(w) for w in sorted(set(words))))
+        out = [h for h in self.hits if h[0] not in self.dirty and rx.search(h[2])]
+        for rel in sorted(self.dirty):
+            try:
+                text = (self.wt / rel).read_text(errors="replace")
+            except OSError:     # removed by the patch, or never a file
+                continue
+            out += [(rel, n, line) for n, line in enumerate(text.split("\n"), 1)
+                    if rx.search(line)]
+        return sorted(out)
+
+
+def check(wt: Path, removed: Sequence[Removed],
+          grep: Optional[Grep] = None) -> Tuple[List[str], List[str]]:
+    """(hits, notes) for everything removed, in the worktree after the patch; grep, when
+    given, answers for the tree instead of a git grep of its own."""
     if not removed:
         return [], []
-    hits = git_grep(wt, words_of(removed))
+    hits = (grep or functools.partial(git_grep, wt))(words_of(removed))
     found: List[str] = []
     notes: List[str] = []
     for item in removed:

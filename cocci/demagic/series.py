@@ -129,6 +129,7 @@ def write_commits(tree: trees.Tree, work: Path, cands: List[Candidate], who: Tup
     groups = group(cands)
     done = rewrite_all(work, [(_target(m, cs) if cs[0].verdict is not Verdict.KEEP else None)
                               for m, cs in groups], jobs, subdir, pool, progress, parallel)
+    grep = leftovers.Grep(work, _words_after(work, done))
     for (macros, group_cands), (target, outcome, touched) in zip(groups, done):
         entry = Entry(macros, group_cands[0].verdict, group_cands)
         name = message.group_name(macros)
@@ -136,6 +137,7 @@ def write_commits(tree: trees.Tree, work: Path, cands: List[Candidate], who: Tup
             if not reg:
                 continue
             paths = registry.drop_rows(work, list(macros))
+            grep.touched(paths)
             body = message.keep_body(group_cands[0], paths)
             prefix = "Documentation"
         else:
@@ -145,27 +147,34 @@ def write_commits(tree: trees.Tree, work: Path, cands: List[Candidate], who: Tup
                     outcome = rewrite.apply(work, target, jobs, subdir, pool)
                 except rewrite.SpatchError as exc:
                     outcome = exc
+                grep.touched(touched)
+                if isinstance(outcome, rewrite.Result):
+                    grep.touched(outcome.files)
             if isinstance(outcome, rewrite.ResidueError):
                 if not discovered:
                     raise outcome
                 _skip_manual(work, summary, name, str(outcome), touched)
+                grep.touched(touched)
                 continue
             if isinstance(outcome, BaseException):
                 raise outcome
             result = outcome
             if result.manual:
                 _skip_manual(work, summary, name, "; ".join(result.manual), touched)
+                grep.touched(touched)
                 continue
             if not result.files:
                 summary.skipped.append(f"{name}: nothing to rewrite")
                 continue
             rows = registry.drop_rows(work, list(macros))
+            grep.touched(rows)
             paths = result.files + rows
             change = read_change(work, paths, rows)
-            left, _notes = leftovers.check(work, change.removed)
+            left, _notes = leftovers.check(work, change.removed, grep)
             if left:
                 _skip_manual(work, summary, name, "the rewrite leaves " + "; ".join(left[:3]),
                              touched + rows)
+                grep.touched(touched + rows)
                 continue
             prefix = message.prefix_for(work, sorted(result.files, key=lambda f: -_changed(work, f)),
                                         tree.has_history)
@@ -269,6 +278,17 @@ def rewrite_all(work: Path, targets: Sequence[Optional[rewrite.Target]], jobs: i
         for fut in [ex.submit(rewrite_one, i) for i in alone]:
             fut.result()
     return out
+
+
+def _words_after(work: Path, done: Sequence[Done]) -> List[str]:
+    """Every word the leftover checks of this run may ask about: the targets' macros and
+    what the rewrites made so far remove (one diff over all their files)."""
+    words = {m for target, _, _ in done if target is not None for m in target.macros}
+    files = sorted({f for _, outcome, _ in done if isinstance(outcome, rewrite.Result)
+                    for f in outcome.files})
+    if files:
+        words.update(leftovers.words_of(read_change(work, files, []).removed))
+    return sorted(words)
 
 
 def _changed(work: Path, rel: str) -> int:
