@@ -168,7 +168,8 @@ def boot_lines(report: Dict[str, Any]) -> List[str]:
         if row.get("tests"):
             proven.append(f"{number:02d} {', '.join(row['tests'])}")
         elif row.get("ran"):
-            unproven.append(f"{number:02d} {', '.join(row['ran'])}" + (f" ({note})" if note else ""))
+            why = note.replace("ran, but caught no mutant of this patch: ", "")
+            unproven.append(f"{number:02d} {', '.join(row['ran'])}" + (f" ({why})" if why else ""))
         else:
             compile_only.append(f"{number:02d} ({note.replace('compile-only: ', '')})")
     verdict = "all tests pass before and after" if report.get("passed") else \

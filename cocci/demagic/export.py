@@ -71,11 +71,20 @@ def message_id(digest: str, number: int) -> str:
     return f"<demagic-{digest}-{number:04d}@localhost>"
 
 
+def unfold_subject(head: str) -> str:
+    """The Subject: on one line, as RFC 5322 allows up to 998 characters: git
+    format-patch folds a long one, git am unfolds it, but Debian's b4 (0.12) copies
+    it with its line break into the message it writes and stops."""
+    return re.sub(r"(?m)^Subject: .*(?:\n[ \t].*)+",
+                  lambda m: re.sub(r"\n(?=[ \t])", "", m.group(0)), head)
+
+
 def add_headers(patch: Path, mailed: Mailed, digest: str = "", number: int = 0) -> None:
     """Put To:/Cc: after the Subject: of a format-patch file, and with digest the thread
     headers git send-email --thread would give: every patch answers the cover letter."""
     text = patch.read_text()
     head, sep, rest = text.partition("\n\n")
+    head = unfold_subject(head)
     extra = ""
     if digest:
         extra += f"\nMessage-Id: {message_id(digest, number)}"

@@ -98,6 +98,7 @@ def checkpatch(work: Path, numbered: Sequence[Path], report: Report) -> None:
     if not script.exists():
         report.notes.append("checkpatch: the tree has no scripts/checkpatch.pl")
         return
+    numbered = [p.resolve() for p in numbered]     # checkpatch runs in the tree
     res = run(["perl", str(script), "--strict", "--no-color", "--no-summary", "--terse",
                "--show-types", *map(str, numbered)], cwd=work, check=False)
     if res.returncode not in (0, 1):
@@ -148,6 +149,7 @@ def b4_reads(series: Path, paths: Sequence[Path], report: Report) -> None:
 
 
 def check(series: Path, tree: trees.Tree, progress: Progress) -> Report:
+    series = series.resolve()       # the tools run in the tree, not where the user stands
     paths = sorted(series.glob("[0-9][0-9][0-9][0-9]-*.patch"))
     numbered = [p for p in paths if not p.name.startswith("0000-")]
     if not numbered:

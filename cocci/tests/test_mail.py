@@ -4,6 +4,7 @@ mail checks.  No kernel tree; the subprocess boundary is mocked where a helper r
 
 from __future__ import annotations
 
+import os
 import subprocess
 import tempfile
 import unittest
@@ -126,6 +127,13 @@ class AddressTest(unittest.TestCase):
         self.assertEqual(export.gm_options(top / "scripts" / "get_maintainer.pl"),
                          ["--no-git", "--no-git-fallback"])
 
+    def test_a_long_subject_stays_on_one_line(self) -> None:
+        head = ("From: x\nSubject: [PATCH 14/21] netxen_nic: replace FOO_MAGIC with bool\n"
+                " is_up\nDate: now")
+        self.assertEqual(export.unfold_subject(head).split("\n"), [
+            "From: x", "Subject: [PATCH 14/21] netxen_nic: replace FOO_MAGIC with bool is_up",
+            "Date: now"])
+
     def test_roles_split_to_and_cc(self) -> None:
         out = ("A B <a@b.org> (maintainer:FOO)\nlist@vger.kernel.org (open list:FOO)\n"
                "C D <c@d.org> (reviewer:FOO)\n")
@@ -146,6 +154,26 @@ class MailCheckTest(unittest.TestCase):
             report = mailcheck.Report()
             mailcheck.addressed([good, bad], report)
         self.assertEqual(report.failures, ["0002-b.patch: no To: address"])
+
+    def test_checkpatch_reads_a_series_named_from_elsewhere(self) -> None:
+        """SERIES= is relative to where make runs; checkpatch runs in the tree."""
+        with tempfile.TemporaryDirectory() as tmp:
+            work, here = Path(tmp) / "tree", Path(tmp) / "here"
+            (work / "scripts").mkdir(parents=True)
+            (here / "series").mkdir(parents=True)
+            (work / "scripts" / "checkpatch.pl").write_text(
+                'for (@ARGV) { next if /^--/; open(my $f, "<", $_) or '
+                'do { print STDERR "$_: open failed\\n"; exit 2 }; }\n'
+                'print "$ARGV[-1]:1: WARNING:X: x\\n"; exit 1;\n')
+            (here / "series" / "0001-a.patch").write_text("Subject: a\n")
+            report = mailcheck.Report()
+            old = Path.cwd()
+            os.chdir(here)
+            try:
+                mailcheck.checkpatch(work, [Path("series/0001-a.patch")], report)
+            finally:
+                os.chdir(old)
+        self.assertIn("1 warnings or checks", report.notes[-1])
 
     def test_an_inherited_warning_is_told_from_a_new_one(self) -> None:
         text = ("@@ -1,2 +1,2 @@\n-\tif (as == NULL || as->magic != M) {\n+\tif (as == NULL) {\n"
