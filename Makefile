@@ -141,10 +141,16 @@ test:
 	$(Q)$(PY) -m verify selftest --jobs $(J)
 	$(call PHASE,verify generated-patches/linux-6.1)
 	$(Q)$(PY) -m verify run --series generated-patches/linux-6.1 --ref $(REF) --jobs $(J)
-	$(call PHASE,boot-test mutants must fail)
+	$(call PHASE,verify generated-patches/linux-6.12)
+	$(Q)$(PY) -m verify run --series generated-patches/linux-6.12 --ref $(REF) --jobs $(J)
+	$(call PHASE,boot-test mutants must fail: linux-6.1)
 	$(Q)$(PY) -m qemu mutant --series generated-patches/linux-6.1 --jobs $(J)
 	$(call PHASE,boot-test generated-patches/linux-6.1)
 	$(Q)$(PY) -m qemu run --series generated-patches/linux-6.1 --jobs $(J)
+	$(call PHASE,boot-test mutants must fail: linux-6.12)
+	$(Q)$(PY) -m qemu mutant --series generated-patches/linux-6.12 --jobs $(J)
+	$(call PHASE,boot-test generated-patches/linux-6.12)
+	$(Q)$(PY) -m qemu run --series generated-patches/linux-6.12 --jobs $(J)
 	$(call PHASE,all passed)
 
 bench:
