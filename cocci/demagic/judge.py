@@ -135,6 +135,8 @@ def review_notes(c: Candidate) -> List[str]:
     elif not ev.field_decl:
         out.append(f"struct {c.struct} has no member {c.field} the scan can read")
     out += [f"foreign input: {f}" for f in ev.foreign_input]
+    out += [f"handed out before it is tagged, so a check may also keep out a half-built "
+            f"object: {f}" for f in ev.published_first]
     out += [f"{s.site}: {s.kind}: {s.mismatch}" for s in ev.shapes if s.role == UNKNOWN]
     reads = [f for f in ev.field_reads if f.what.startswith("read")]
     out += [f"{f.site}: the field is also {f.what}" for f in reads[:LIMIT]]
@@ -156,7 +158,7 @@ def remove_reason(c: Candidate) -> str:
     shapes = [s for s in ev.shapes if s.role == DEBUG]
     if shapes:
         kinds = sorted({s.kind for s in shapes})
-        why = (f"in-memory tag {_struct(c)}: set at {len(c.sets)}, every compare a debug check "
+        why = (f"in-memory tag {_struct(c)}: set at {_sites(c.sets)}, every compare a debug check "
                f"({', '.join(kinds)}: {_sites([s.site for s in shapes])})")
     else:
         why = (f"in-memory tag {_struct(c)}: set at {_sites(c.sets)}, never read "

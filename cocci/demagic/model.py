@@ -107,6 +107,7 @@ class Evidence:
     discriminator: List[Finding] = field(default_factory=list)   # discriminator.py
     device_data: List[Finding] = field(default_factory=list)     # provenance.py
     foreign_input: List[Finding] = field(default_factory=list)   # provenance.py (review)
+    published_first: List[Finding] = field(default_factory=list) # published.py (review)
     sources: List[Finding] = field(default_factory=list)         # provenance.py: where each
                                                                  # checked pointer comes from
     shared_slot: List[Finding] = field(default_factory=list)     # slots.py

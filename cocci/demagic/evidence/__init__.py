@@ -53,11 +53,13 @@ Extractor = Callable[[Context, Sequence[Candidate]], None]
 def extractors() -> List[Tuple[str, Extractor]]:
     """In order: later ones may read what earlier ones found."""
     from demagic.evidence import (discriminator, formats, guards, memory, offsets, parsing,
-                                  provenance, reads, shapes, slots, states, switches, testcode)
+                                  provenance, published, reads, shapes, slots, states, switches,
+                                  testcode)
     return [("formats", formats.gather), ("guards", guards.gather), ("offsets", offsets.gather),
             ("states", states.gather), ("switches", switches.gather), ("shapes", shapes.gather),
             ("discriminator", discriminator.gather), ("provenance", provenance.gather),
             ("slots", slots.gather), ("testcode", testcode.gather), ("reads", reads.gather), ("memory", memory.gather),
+            ("published", published.gather),
             ("parsing", parsing.gather)]
 
 
