@@ -14,7 +14,6 @@ as a failure here.  Figures are printed, never asserted.
 from __future__ import annotations
 
 import argparse
-import filecmp
 import os
 import statistics
 import tempfile
@@ -39,10 +38,19 @@ def _median(fn: Callable[[], None], repeat: int) -> float:
 
 
 def _same(a: Path, b: Path) -> bool:
+    """The two series are the same, byte for byte, but for the output directory that the
+    cover letter names (where verify and boot-test would write their reports) and the
+    way its text flows around that name."""
     names = sorted(p.name for p in a.iterdir())
     if names != sorted(p.name for p in b.iterdir()):
         return False
-    return all(filecmp.cmp(a / n, b / n, shallow=False) for n in names)
+
+    def text(d: Path, n: str) -> bytes:
+        data = (d / n).read_bytes()
+        if n.startswith("0000-"):
+            data = b" ".join(data.replace(d.name.encode(), b"OUT").split())
+        return data
+    return all(text(a, n) == text(b, n) for n in names)
 
 
 def bench_tree(name: str, jobs: int, repeat: int, out: Path) -> List[str]:

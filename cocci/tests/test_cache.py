@@ -99,3 +99,23 @@ class SharedGrepTest(unittest.TestCase):
         grep = leftovers.Grep(self.wt, ["FOO_MAGIC"])
         self.assertEqual(grep(["FOO_MAGIC"]), [("a.c", 1, "int FOO_MAGIC;"),
                                                ("a.c", 2, "int x = FOO_MAGIC;")])
+
+
+class BenchCompareTest(unittest.TestCase):
+    """make bench compares the series each design writes: only the output directory the
+    cover letter names may differ."""
+
+    def test_only_the_output_directory_may_differ(self) -> None:
+        from demagic import bench
+        with tempfile.TemporaryDirectory() as tmp:
+            a, b = Path(tmp) / "t-sequential", Path(tmp) / "t-parallel"
+            for d in (a, b):
+                d.mkdir()
+                (d / "0000-cover-letter.patch").write_text(
+                    f"make verify SERIES=out/{d.name} and make\nboot-test\n")
+                (d / "0001-x.patch").write_text("-\tp->magic = FOO_MAGIC;\n")
+            self.assertTrue(bench._same(a, b))
+            (b / "0001-x.patch").write_text("-\tp->magic  = FOO_MAGIC;\n")
+            self.assertFalse(bench._same(a, b))      # a patch is compared byte for byte
+            (b / "0001-x.patch").write_text("-\tp->magic = FOO_MAGIC;\n+\n")
+            self.assertFalse(bench._same(a, b))
