@@ -167,7 +167,7 @@ def row(number: int, name: str, patch: Patch, ran: Sequence[Ran], tree: Path,
     elif r.ran and mutants is None:
         notes.append("not yet proven by a mutant: run make boot-test-mutant")
     elif r.ran and not r.tests:
-        notes.append("ran, but caught no mutant of this patch: no checked path reached")
+        notes.append(cover.UNCAUGHT + "no checked path reached")
     r.note = "; ".join(notes)
     return r
 

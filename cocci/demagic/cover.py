@@ -15,6 +15,10 @@ from demagic.model import Candidate, Verdict
 from demagic.rewrite import RULE_OF
 from demagic.tree import Tree
 
+# boot-test's note on a patch whose code ran but no test caught a mutant of it; the
+# cover letter lists such patches under a heading that says this already.
+UNCAUGHT = "ran, but caught no mutant of this patch: "
+
 ACTIONS = {Verdict.REMOVE: "remove the tag", Verdict.FLAG: "make it a bool",
            Verdict.KEEP: "drop the row only"}
 
@@ -168,7 +172,7 @@ def boot_lines(report: Dict[str, Any]) -> List[str]:
         if row.get("tests"):
             proven.append(f"{number:02d} {', '.join(row['tests'])}")
         elif row.get("ran"):
-            why = note.replace("ran, but caught no mutant of this patch: ", "")
+            why = note.replace(UNCAUGHT, "")
             unproven.append(f"{number:02d} {', '.join(row['ran'])}" + (f" ({why})" if why else ""))
         else:
             compile_only.append(f"{number:02d} ({note.replace('compile-only: ', '')})")

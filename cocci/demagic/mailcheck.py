@@ -149,7 +149,6 @@ def b4_reads(series: Path, paths: Sequence[Path], report: Report) -> None:
 
 
 def check(series: Path, tree: trees.Tree, progress: Progress) -> Report:
-    series = series.resolve()       # the tools run in the tree, not where the user stands
     paths = sorted(series.glob("[0-9][0-9][0-9][0-9]-*.patch"))
     numbered = [p for p in paths if not p.name.startswith("0000-")]
     if not numbered:
