@@ -37,17 +37,3 @@ def env() -> Dict[str, str]:
         return {}
     return {"CCACHE_DIR": str(directory()), "CCACHE_MAXSIZE": MAXSIZE,
             "CCACHE_BASEDIR": str(BUILD.resolve()), "CCACHE_NOHASHDIR": "1"}
-
-
-def stats() -> Dict[str, int]:
-    """Hits and misses so far, from ccache --print-stats ({} without ccache)."""
-    from demagic.proc import run
-    if not available():
-        return {}
-    res = run(["ccache", "--print-stats"], env=env(), check=False)
-    out: Dict[str, int] = {}
-    for line in res.stdout.splitlines():
-        key, _, value = line.partition("\t")
-        if value.strip().isdigit():
-            out[key] = int(value)
-    return out
