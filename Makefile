@@ -112,11 +112,11 @@ test-judge:
 	$(Q)$(PY) -m demagic test-judge --selftest
 
 # Everything CI runs, quick checks first; each phase prints the time it starts.
-# The mutants go before boot-test: they keep the fields the series removes
-# from shared headers (include/linux/fs.h), so their kernels and the pristine
-# one differ only in drivers' .c files, and only the after kernels recompile
-# what includes those headers.
+# Then the two trees' proofs go side by side (proof-<tree>), each line tagged
+# with its tree: while one links a kernel or boots it, the other compiles.
+# Kernel builds run under nice, so the guests' timed tests keep their CPU.
 PHASE = @echo "== $$(date +%T) $(1)"
+PROOF_TREES := linux-6.1 linux-6.12
 test:
 	$(call PHASE,packages)
 	$(Q)$(PY) -m demagic deps test
@@ -139,19 +139,31 @@ test:
 	$(Q)$(PY) -m demagic check-mail --series generated-patches/linux-6.12
 	$(call PHASE,verify: broken series must fail)
 	$(Q)$(PY) -m verify selftest --jobs $(J)
-	$(call PHASE,verify generated-patches/linux-6.1)
-	$(Q)$(PY) -m verify run --series generated-patches/linux-6.1 --ref $(REF) --jobs $(J)
-	$(call PHASE,verify generated-patches/linux-6.12)
-	$(Q)$(PY) -m verify run --series generated-patches/linux-6.12 --ref $(REF) --jobs $(J)
-	$(call PHASE,boot-test mutants must fail: linux-6.1)
-	$(Q)$(PY) -m qemu mutant --series generated-patches/linux-6.1 --jobs $(J)
-	$(call PHASE,boot-test generated-patches/linux-6.1)
-	$(Q)$(PY) -m qemu run --series generated-patches/linux-6.1 --jobs $(J)
-	$(call PHASE,boot-test mutants must fail: linux-6.12)
-	$(Q)$(PY) -m qemu mutant --series generated-patches/linux-6.12 --jobs $(J)
-	$(call PHASE,boot-test generated-patches/linux-6.12)
-	$(Q)$(PY) -m qemu run --series generated-patches/linux-6.12 --jobs $(J)
+	$(call PHASE,proofs side by side: $(PROOF_TREES))
+	$(Q)$(MAKE) --no-print-directory -j$(words $(PROOF_TREES)) \
+		$(PROOFS)
 	$(call PHASE,all passed)
+
+# One tree's proofs: verify, then the mutants (they keep the fields the series
+# removes from shared headers such as include/linux/fs.h, so their kernels and
+# the pristine one differ only in drivers' .c files), then boot-test, whose
+# after kernels recompile what includes those headers.
+PROOFS := $(addprefix proof-,$(PROOF_TREES))
+$(PROOFS): SHELL := /bin/bash
+$(PROOFS): .SHELLFLAGS := -o pipefail -ec
+$(PROOFS): TAG = sed -u 's/^/[$*] /'
+# the kernel's make, run by these, takes -j from J=, not this make's jobserver;
+# lines reach the tag as they are printed
+$(PROOFS): PROOF_ENV := MAKEFLAGS= MFLAGS= PYTHONUNBUFFERED=1
+$(PROOFS): proof-%:
+	$(call PHASE,[$*] verify generated-patches/$*)
+	$(Q)$(PROOF_ENV) $(PY) -m verify run --series generated-patches/$* --ref $(REF) --jobs $(J) \
+		2>&1 | $(TAG)
+	$(call PHASE,[$*] boot-test mutants must fail)
+	$(Q)$(PROOF_ENV) $(PY) -m qemu mutant --series generated-patches/$* --jobs $(J) 2>&1 | $(TAG)
+	$(call PHASE,[$*] boot-test generated-patches/$*)
+	$(Q)$(PROOF_ENV) $(PY) -m qemu run --series generated-patches/$* --jobs $(J) 2>&1 | $(TAG)
+	$(call PHASE,[$*] proven)
 
 bench:
 	$(Q)$(PY) -m demagic deps test
@@ -170,7 +182,7 @@ distclean:
 	$(Q)rm -rf build
 
 .PHONY: help spatch scan verify check-mail boot-test boot-test-mutant test-rules test-judge test bench deps \
-	clean distclean
+	clean distclean $(PROOFS)
 
 Makefile: ;
 

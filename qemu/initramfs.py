@@ -3,11 +3,13 @@
 
 from __future__ import annotations
 
+import fcntl
 import os
 import shutil
 import subprocess
+from contextlib import contextmanager
 from pathlib import Path
-from typing import List, Sequence
+from typing import Iterator, List, Sequence, Tuple
 
 from demagic.proc import CommandError, DemagicError, run
 from qemu import probe, selftests
@@ -48,9 +50,10 @@ def guest_programs(arch: Arch, work: Path) -> List[Path]:
         exe = outdir / src.stem
         if _stale(exe, src, header):
             try:
-                run(["gcc", *CFLAGS, *extra, "-o", str(exe), str(src)])
+                run(["gcc", *CFLAGS, *extra, "-o", str(exe) + ".tmp", str(src)])
             except CommandError as exc:
                 raise InitramfsError(f"{src.name} ({arch.name}): {exc}") from exc
+            os.replace(str(exe) + ".tmp", exe)   # a running archive build keeps the old one
         progs.append(exe)
     return progs
 
@@ -89,7 +92,8 @@ def gen_init_cpio(src: Path, work: Path) -> Path:
     source = src / "usr/gen_init_cpio.c"
     if _stale(exe, source):
         exe.parent.mkdir(parents=True, exist_ok=True)
-        run(["gcc", "-O2", "-o", str(exe), str(source)])
+        run(["gcc", "-O2", "-o", str(exe) + ".tmp", str(source)])
+        os.replace(str(exe) + ".tmp", exe)
     return exe
 
 
@@ -116,18 +120,34 @@ def cpio_list(busybox_exe: Path, programs: List[Path], modroot: Path,
     return "\n".join(lines) + "\n"
 
 
+@contextmanager
+def _tools_lock(work: Path) -> Iterator[None]:
+    """busybox, the guest programs and gen_init_cpio live in work, shared by every
+    tree's runs: one run at a time makes or checks them."""
+    work.mkdir(parents=True, exist_ok=True)
+    with open(work / ".tools.lock", "w") as fh:
+        fcntl.flock(fh, fcntl.LOCK_EX)
+        yield
+
+
+def tools(arch: Arch, src: Path, work: Path) -> Tuple[Path, List[Path], Path]:
+    """(busybox, guest programs, gen_init_cpio) for arch, made once in work."""
+    with _tools_lock(work):
+        return busybox(arch, work), guest_programs(arch, work), gen_init_cpio(src, work)
+
+
 def build(build_: Build, src: Path, work: Path) -> Path:
     """The initramfs for one kernel build, beside its O= directory."""
     arch = build_.arch
+    box, programs, tool = tools(arch, src, work)
     out = build_.out.parent / f"{build_.out.name}-initramfs.cpio"
     lists = [build_.out / probe.LIST, build_.out / selftests.LIST]
     for path in lists:
         if not path.exists():
             path.write_text("")
-    listing = cpio_list(busybox(arch, work), guest_programs(arch, work), build_.modroot, lists)
+    listing = cpio_list(box, programs, build_.modroot, lists)
     lst = out.with_suffix(".list")
     lst.write_text(listing)
-    tool = gen_init_cpio(src, work)
     tmp = out.with_suffix(".tmp")
     # The archive is binary on stdout, which proc.run (text only) cannot carry.
     with open(tmp, "wb") as fh:

@@ -11,7 +11,7 @@ from pathlib import Path
 from typing import List, Optional, Sequence, Tuple
 
 from demagic import tree as dtree
-from demagic.proc import CommandError, DemagicError, run
+from demagic.proc import BATCH, CommandError, DemagicError, run
 from demagic import ccache, kconfig
 from qemu import probe, selftests
 from qemu.archs import Arch, GuestTest
@@ -47,7 +47,7 @@ class Build:
 
 def _make(src: Path, out: Path, arch: Arch, *targets: str, jobs: int = 2,
           log: Path | None = None) -> None:
-    argv = ["make", "-C", str(src), f"O={out}", f"ARCH={arch.kernel_arch}", f"-j{jobs}",
+    argv = [*BATCH, "make", "-C", str(src), f"O={out}", f"ARCH={arch.kernel_arch}", f"-j{jobs}",
             *([f"CC={CCACHE_CC}"] if ccache.available() else []), *targets]
     try:
         res = run(argv, timeout=BUILD_TIMEOUT, env=ccache.env())

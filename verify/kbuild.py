@@ -12,7 +12,7 @@ from pathlib import Path
 from typing import Dict, List, Optional, Sequence, Set, Tuple
 
 from demagic import ccache
-from demagic.proc import CommandError, DemagicError, run
+from demagic.proc import BATCH, CommandError, DemagicError, run
 from demagic import kconfig
 from verify.arches import Arch, config_missing, parse_config
 
@@ -85,7 +85,7 @@ class BuildDir:
     left_out: List[str] = field(default_factory=list)   # fragment symbols the tree lacks
 
     def make_args(self) -> List[str]:
-        args = ["make", "-C", str(self.src), f"O={self.out}", f"ARCH={self.arch.karch}",
+        args = [*BATCH, "make", "-C", str(self.src), f"O={self.out}", f"ARCH={self.arch.karch}",
                 f"CC={CCWRAP} {self.arch.compiler()}", "HOSTCC=gcc"]
         if self.arch.cross:
             args.append(f"CROSS_COMPILE={self.arch.cross}")

@@ -7,6 +7,7 @@ import argparse
 import os
 import shlex
 import sys
+import time
 from pathlib import Path
 from typing import Dict, List, Sequence
 
@@ -52,17 +53,40 @@ def have_lists() -> bool:
     return lists.is_dir() and any(lists.glob("*Packages*"))
 
 
+APT_ENV = {"DEBIAN_FRONTEND": "noninteractive"}
+UPDATE_TRIES = 3
+UPDATE_PAUSE = 15.0
+
+
+def update() -> None:
+    """apt-get update, tried again while a mirror is mid-sync.
+
+    When some lists still fail, apt keeps the others (and any older copy of the
+    failed ones): say which failed and go on.  If a package is then out of
+    reach, apt-get install fails and that failure is the error."""
+    last = ""
+    for attempt in range(UPDATE_TRIES):
+        res = run(["apt-get", "update", "-q"], env=APT_ENV, check=False)
+        if res.returncode == 0:
+            return
+        errors = [l for l in (res.stdout + res.stderr).splitlines() if l.startswith("E: ")]
+        last = errors[0] if errors else f"apt-get update exited {res.returncode}"
+        if attempt + 1 < UPDATE_TRIES:
+            time.sleep(UPDATE_PAUSE)
+    print(f"  warning: apt-get update, {UPDATE_TRIES} tries: {last[3:] if last.startswith('E: ') else last}"
+          "; installing from the lists that did download", file=sys.stderr, flush=True)
+
+
 def install(packages: Sequence[str]) -> None:
     """apt-get install, with one apt-get update first when the lists are stale."""
-    env = {"DEBIAN_FRONTEND": "noninteractive"}
     argv = ["apt-get", "install", "-y", "-q", "--no-install-recommends", *packages]
     if not have_lists():
-        run(["apt-get", "update", "-q"], env=env)
+        update()
     try:
-        run(argv, env=env)
+        run(argv, env=APT_ENV)
     except CommandError:
-        run(["apt-get", "update", "-q"], env=env)
-        run(argv, env=env)
+        update()
+        run(argv, env=APT_ENV)
 
 
 def foreign_missing(archs: Sequence[str]) -> List[str]:
@@ -83,7 +107,7 @@ def add_foreign(target: str) -> None:
     print(f"  adding dpkg architecture for {target}: {' '.join(need)}", file=sys.stderr, flush=True)
     for arch in need:
         run(["dpkg", "--add-architecture", arch])
-    run(["apt-get", "update", "-q"], env={"DEBIAN_FRONTEND": "noninteractive"})
+    update()
 
 
 def ensure(target: str) -> None:

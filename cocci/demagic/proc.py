@@ -102,6 +102,11 @@ class Children:
 CHILDREN = Children()
 
 
+# Kernel builds are batch work: under nice they yield the CPU to what runs beside
+# them, QEMU guests above all, whose tests run against timeouts.
+BATCH = ("nice", "-n", "19")
+
+
 def run(argv: Sequence[str], cwd: Optional[Path] = None, check: bool = True,
         env: Optional[Mapping[str, str]] = None, timeout: Optional[float] = None,
         input_text: Optional[str] = None) -> subprocess.CompletedProcess[str]:
