@@ -16,6 +16,7 @@ OUT     ?=#   where spatch writes the series (default: generated-patches/<tree n
 SERIES  ?= generated-patches/linux-6.1#   the series that verify and boot-test check
 IDENTITY ?=#  'Name <mail>' to sign the series with (default: git config; fixed for the default tree)
 REF     ?= ../shared/reference#   upstream patches to compare with (verify; absent = n.a.)
+FLAVOUR ?= plain#   boot-test kernels: plain, or debug (KASAN, lockdep, debug objects)
 
 export V
 Q := $(if $(filter 1,$(V)),,@)
@@ -33,6 +34,9 @@ $(error FORMAT=$(FORMAT): must be text or json)
 endif
 ifneq ($(filter-out report org context patch,$(MODE)),)
 $(error MODE=$(MODE): must be report, org, context or patch)
+endif
+ifneq ($(filter-out plain debug,$(FLAVOUR)),)
+$(error FLAVOUR=$(FLAVOUR): must be plain or debug)
 endif
 ifeq ($(shell [ "$(J)" -ge 1 ] 2>/dev/null && echo ok),)
 $(error J=$(J): must be a positive number)
@@ -72,6 +76,7 @@ help:
 	@echo "  IDENTITY='N <m>' - Signed-off-by of the series (default: git config; fixed for 6.1)"
 	@echo '  SERIES=dir       - Series for verify and boot-test (default: $(SERIES))'
 	@echo '  REF=dir          - Upstream patches verify compares with (default: $(REF))'
+	@echo '  FLAVOUR=debug    - boot-test kernels with KASAN, lockdep and debug objects (default: plain)'
 
 # The series for the tree: generated-patches/<tree>/ (or OUT=).
 spatch:
@@ -95,11 +100,11 @@ check-mail:
 
 boot-test:
 	$(Q)$(PY) -m demagic deps boot-test
-	$(Q)$(PY) -m qemu run $(ARGS_SRC) --series $(SERIES) --jobs $(J)
+	$(Q)$(PY) -m qemu run $(ARGS_SRC) --series $(SERIES) --jobs $(J) --flavour $(FLAVOUR)
 
 boot-test-mutant:
 	$(Q)$(PY) -m demagic deps boot-test
-	$(Q)$(PY) -m qemu mutant $(ARGS_SRC) --series $(SERIES) --jobs $(J)
+	$(Q)$(PY) -m qemu mutant $(ARGS_SRC) --series $(SERIES) --jobs $(J) --flavour $(FLAVOUR)
 
 test-rules:
 	$(Q)$(PY) -m demagic deps spatch

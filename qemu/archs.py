@@ -3,8 +3,8 @@
 
 from __future__ import annotations
 
-from dataclasses import dataclass
-from typing import Tuple
+from dataclasses import dataclass, replace
+from typing import Dict, Tuple
 
 
 @dataclass(frozen=True)
@@ -31,6 +31,8 @@ class Arch:
     cflags: Tuple[str, ...]      # for the static guest programs
     busybox: str                 # "host" or a Debian architecture to fetch
     tests: Tuple[GuestTest, ...]
+    memory: int = 256            # MiB of guest RAM
+    slowdown: int = 1            # the guest's timeouts are this many times the plain ones
 
 
 FASYNC = GuestTest("fasync", ("fs/fcntl.c", "include/linux/fs.h"))
@@ -78,3 +80,24 @@ I386 = Arch(
     ))
 
 ARCHS: Tuple[Arch, ...] = (X86_64, I386)
+
+
+@dataclass(frozen=True)
+class Flavour:
+    """The kernels of one kind of run: plain (what make test proves), or debug (the same
+    with the kernel's own bug finders on, opt-in: FLAVOUR=debug)."""
+    name: str
+    archs: Tuple[Arch, ...]
+
+
+def _debug(arch: Arch, fragment: str, memory: int) -> Arch:
+    return replace(arch, name=f"{arch.name}-debug", memory=memory, slowdown=4,
+                   fragments=arch.fragments + ("debug.config", fragment))
+
+
+FLAVOURS: Dict[str, Flavour] = {
+    "plain": Flavour("plain", ARCHS),
+    # KASAN wants its shadow (an eighth of RAM) and lockdep its tables: more RAM, slower
+    "debug": Flavour("debug", (_debug(X86_64, "debug-x86_64.config", 1024),
+                               _debug(I386, "debug-i386.config", 512))),
+}

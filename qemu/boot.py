@@ -34,9 +34,10 @@ def qemu_argv(arch: Arch, image: Path, initrd: Path, tests: Sequence[str],
     """The QEMU command line: TCG, no network, only a serial console and the devices asked.
     limits: "test:seconds" for the tests that may run longer than GUEST_TIMEOUT."""
     append = ["console=ttyS0", "loglevel=5", "panic=-1",
-              f"demagic.tests={','.join(tests)}", f"demagic.timeout={GUEST_TIMEOUT}",
+              f"demagic.tests={','.join(tests)}",
+              f"demagic.timeout={GUEST_TIMEOUT * arch.slowdown}",
               f"demagic.limits={','.join(limits)}" if limits else ""]
-    return [arch.qemu, "-accel", "tcg", "-m", "256", "-nodefaults", "-no-reboot",
+    return [arch.qemu, "-accel", "tcg", "-m", str(arch.memory), "-nodefaults", "-no-reboot",
             "-display", "none", "-nic", "none", "-serial", "stdio", *devices,
             "-kernel", str(image), "-initrd", str(initrd),
             "-append", " ".join(a for a in append if a)]

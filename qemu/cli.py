@@ -19,7 +19,7 @@ from demagic import lock, tree as dtree
 from demagic.patches import Patch, parse_series, series_digest
 from demagic.proc import CHILDREN, DemagicError, Progress, UsageError, cap_jobs
 from qemu import boot, coverage, initramfs, kernel, ktap, mutant, probe, trees
-from qemu.archs import ARCHS, Arch, GuestTest
+from qemu.archs import FLAVOURS, Arch, Flavour, GuestTest
 
 REPO = dtree.REPO_ROOT
 STATES = ("before", "after")
@@ -72,8 +72,10 @@ class Outcome:
             not self.boot.timed_out
 
 
-def work_root(tr: dtree.Tree) -> Path:
-    return dtree.BUILD / "qemu" / tr.name
+def work_root(tr: dtree.Tree, flavour: Flavour = FLAVOURS["plain"]) -> Path:
+    """build/qemu/<tree>, and a directory of its own below it for each other flavour."""
+    root = dtree.BUILD / "qemu" / tr.name
+    return root if flavour.name == "plain" else root / flavour.name
 
 
 def default_series(tr: dtree.Tree) -> Path:
@@ -88,12 +90,12 @@ class Probing:
     fragment: Path
 
 
-def probing(tr: dtree.Tree, parsed: Sequence[Patch]) -> Probing:
+def probing(tr: dtree.Tree, parsed: Sequence[Patch], flavour: Flavour) -> Probing:
     """The probe runs on the first arch: the series' C files as modules, with what they need."""
-    arch = ARCHS[0]
+    arch = flavour.archs[0]
     plan = probe.plan(parsed, tr.repo, arch,
                       kernel.kconfig.requested(kernel.fragments(arch)))
-    frag = work_root(tr) / f"{arch.name}-{probe.FRAGMENT}"
+    frag = work_root(tr, flavour) / f"{arch.name}-{probe.FRAGMENT}"
     text = probe.fragment_text(plan)
     if not frag.exists() or frag.read_text() != text:
         write_atomic(frag, text)
@@ -101,7 +103,8 @@ def probing(tr: dtree.Tree, parsed: Sequence[Patch]) -> Probing:
 
 
 def build_kernels(tr: dtree.Tree, series: Optional[Path], label: str, jobs: int,
-                  progress: Progress, probed: Optional[Probing] = None) -> List[kernel.Build]:
+                  progress: Progress, probed: Probing,
+                  flavour: Flavour = FLAVOURS["plain"]) -> List[kernel.Build]:
     """Every arch's kernel for the tree with series applied (None: pristine), kept as <arch>-<label>.
 
     A kept kernel made from the same inputs is reused; the others are built
@@ -111,8 +114,9 @@ def build_kernels(tr: dtree.Tree, series: Optional[Path], label: str, jobs: int,
     def frag(arch: Arch) -> Optional[Path]:
         return probed.fragment if probed is not None and probed.arch == arch else None
 
-    for arch in ARCHS:
-        dest = work_root(tr) / f"{arch.name}-{label}"
+    root = work_root(tr, flavour)
+    for arch in flavour.archs:
+        dest = root / f"{arch.name}-{label}"
         key = kernel.inputs_key(tr.base, series, arch, frag(arch))
         hit = kernel.cached(arch, dest, key)
         if hit:
@@ -121,14 +125,14 @@ def build_kernels(tr: dtree.Tree, series: Optional[Path], label: str, jobs: int,
         else:
             todo.append((arch, dest, key))
     if todo:
-        src = trees.sync(tr, BOOT_WORKTREE, series, work_root(tr))
+        src = trees.sync(tr, BOOT_WORKTREE, series, root)
         for arch, dest, key in todo:
-            out = work_root(tr) / arch.name
+            out = root / arch.name
             progress.step(f"{label}: building {arch.name} kernel in {out}")
             builds[arch.name] = kernel.build(
                 src, out, arch, jobs, dest, key,
                 probed.plan if probed is not None and probed.arch == arch else None, frag(arch))
-    return [builds[arch.name] for arch in ARCHS]
+    return [builds[arch.name] for arch in flavour.archs]
 
 
 def boot_all(tr: dtree.Tree, builds: Sequence[kernel.Build], label: str,
@@ -146,7 +150,7 @@ PACE_FACTOR, PACE_SLACK = 3, 15
 
 
 def _paced(built: kernel.Build, durations: Dict[str, float]) -> Dict[str, int]:
-    return {t.name: min(t.timeout or boot.GUEST_TIMEOUT,
+    return {t.name: min((t.timeout or boot.GUEST_TIMEOUT) * built.arch.slowdown,
                         int(durations[t.name] * PACE_FACTOR) + PACE_SLACK)
             for t in built.tests if t.name in durations}
 
@@ -158,11 +162,12 @@ def boot_once(built: kernel.Build, initrd: Path, label: str, progress: Progress,
     devices = _dedupe_pairs([d for t in built.tests for d in t.devices])
     log = built.out.parent / (log_name or f"{built.out.name}-{label}-console.log")
     progress.step(f"{label}: booting {arch.name} ({', '.join(names)})")
-    own = {t.name: t.timeout for t in built.tests if t.timeout}
+    own = {t.name: t.timeout * arch.slowdown for t in built.tests if t.timeout}
     own.update(limits or {})
     argv = boot.qemu_argv(arch, built.image, initrd, names, devices,
                           [f"{n}:{secs}" for n, secs in own.items()])
-    cap = sum(own.get(t.name, boot.GUEST_TIMEOUT) for t in built.tests) + boot.BOOT_SLACK
+    cap = sum(own.get(t.name, boot.GUEST_TIMEOUT * arch.slowdown) for t in built.tests) + \
+        boot.BOOT_SLACK * arch.slowdown
     res = boot.boot(argv, log, hard_cap=cap)
     results, crashes = ktap.parse(res.console, names)
     return Outcome(label, arch, results, crashes, res, built.tests, built.out)
@@ -243,12 +248,14 @@ def cmd_run(args: argparse.Namespace) -> int:
     sub = resolve(args)
     tr, series, patches = sub.tree, sub.series, sub.paths
     outcomes: List[Outcome] = []
-    probed = probing(tr, sub.patches)
+    flavour = FLAVOURS[args.flavour]
+    root = work_root(tr, flavour)
+    probed = probing(tr, sub.patches, flavour)
     kernels = {state: build_kernels(tr, series if state == "after" else None, state,
-                                    args.jobs, progress, probed) for state in STATES}
+                                    args.jobs, progress, probed, flavour) for state in STATES}
     for state in STATES:
         outcomes += boot_all(tr, kernels[state], state, progress)
-    mutants = coverage.load_mutants(work_root(tr) / MUTANTS_FILE, series_digest(patches))
+    mutants = coverage.load_mutants(root / MUTANTS_FILE, series_digest(patches))
     ran = [r for o in outcomes if o.state == "after" for r in o.ran()]
     built = [b for o in outcomes if o.state == "after"
              for b in probe.read_report(o.build_dir / probe.REPORT)]
@@ -260,9 +267,12 @@ def cmd_run(args: argparse.Namespace) -> int:
         print(f"  worse after the series: {line}")
     print("coverage:")
     print(coverage.text(rows), end="")
-    dest = args.report or work_root(tr) / "report.md"
+    dest = args.report or root / "report.md"
     markdown = report(outcomes, rows, series, worse)
     write_atomic(dest, markdown)
+    if flavour.name != "plain":     # beside the series: only what the cover letter tells
+        print(f"report: {dest}")
+        return 0 if all(o.ok for o in outcomes) and not worse else 1
     write_atomic(series / "boot-test.md", markdown)
     write_atomic(series / "boot-test.json", report_json(tr, outcomes, rows, patches, worse))
     print(f"report: {dest}, and boot-test.md beside the series")
@@ -318,17 +328,19 @@ def cmd_mutant(args: argparse.Namespace) -> int:
     tr, patches = sub.tree, sub.paths
     survivors = []
     caught: Dict[str, Dict[str, list]] = {}
-    probed = probing(tr, sub.patches)
+    flavour = FLAVOURS[args.flavour]
+    root = work_root(tr, flavour)
+    probed = probing(tr, sub.patches, flavour)
     # the pristine kernels first: each mutant then rebuilds only the C files it changes,
     # and make boot-test finds them kept
-    before = boot_all(tr, build_kernels(tr, None, "before", args.jobs, progress, probed),
-                      "before", progress)
+    before = boot_all(tr, build_kernels(tr, None, "before", args.jobs, progress, probed,
+                                        flavour), "before", progress)
     for name in mutant.MUTANTS:
-        mut = mutant.make(sub.patches, name, work_root(tr) / f"mutant-{name}")
+        mut = mutant.make(sub.patches, name, root / f"mutant-{name}")
         progress.step(f"mutant {name}: {len(mut.mutated)} patch(es) mutated")
         label = f"mutant-{name}"
-        outcomes = boot_all(tr, build_kernels(tr, mut.series, label, args.jobs, progress, probed),
-                            label, progress, pace=before)
+        outcomes = boot_all(tr, build_kernels(tr, mut.series, label, args.jobs, progress, probed,
+                                              flavour), label, progress, pace=before)
         # a test catches a mutant where something it checks passes without the series and
         # not with the mutant (or the kernel crashes)
         lost = regressions(before, outcomes)
@@ -342,7 +354,7 @@ def cmd_mutant(args: argparse.Namespace) -> int:
         else:
             print(f"mutant {name}: SURVIVED, no test failed")
             survivors.append(name)
-    write_atomic(work_root(tr) / MUTANTS_FILE, json.dumps(
+    write_atomic(root / MUTANTS_FILE, json.dumps(
         {"series_digest": series_digest(patches), "mutants": caught}, indent=2) + "\n")
     return 1 if survivors else 0
 
@@ -352,24 +364,26 @@ def cmd_bench(args: argparse.Namespace) -> int:
     sub = resolve(args)
     tr, series = sub.tree, sub.series
     run_args = argparse.Namespace(kdir=args.kdir, tree=args.tree, series=series, report=None,
-                                  jobs=args.jobs)
+                                  jobs=args.jobs, flavour=args.flavour)
+    flavour = FLAVOURS[args.flavour]
+    root = work_root(tr, flavour)
     figures: Dict[str, float] = {}
     if args.cold:
-        for arch in ARCHS:
-            for stale in [work_root(tr) / arch.name, *work_root(tr).glob(f"{arch.name}-*")]:
+        for arch in flavour.archs:
+            for stale in [root / arch.name, *root.glob(f"{arch.name}-*")]:
                 _remove(stale)
         figures["cold run (build + boot, all kernels, both states)"] = _timed(cmd_run, run_args)
     if not args.boots_only:
         figures["warm re-run (nothing changed)"] = _timed(cmd_run, run_args)
-        _forget_after(tr, series, headers=False)
+        _forget_after(tr, series, flavour, headers=False)
         figures["re-run after a rule change to the drivers' .c files"] = _timed(cmd_run, run_args)
-        _forget_after(tr, series, headers=True)
+        _forget_after(tr, series, flavour, headers=True)
         figures["re-run after a change to every file of the series (headers too)"] = \
             _timed(cmd_run, run_args)
     progress = Progress(quiet=True)
-    for arch in ARCHS:
+    for arch in flavour.archs:
         for state in STATES:
-            out = work_root(tr) / f"{arch.name}-{state}"
+            out = root / f"{arch.name}-{state}"
             built = kernel.snapshot(arch, out)
             initrd = out.parent / f"{out.name}-initramfs.cpio"
             if not (built.image.exists() and initrd.exists()):
@@ -382,19 +396,20 @@ def cmd_bench(args: argparse.Namespace) -> int:
     return 0
 
 
-def _forget_after(tr: dtree.Tree, series: Path, headers: bool) -> None:
+def _forget_after(tr: dtree.Tree, series: Path, flavour: Flavour, headers: bool) -> None:
     """What a rule change costs: no kept after kernels, the series' files newer than their objects.
 
     headers=False: only the .c files the series touches are newer (a change to
     how drivers are rewritten); True: every file, include/linux/*.h too, which
     recompiles most of each kernel.
     """
-    for arch in ARCHS:
-        _remove(work_root(tr) / f"{arch.name}-after")
+    root = work_root(tr, flavour)
+    for arch in flavour.archs:
+        _remove(root / f"{arch.name}-after")
     if headers:
-        trees.sync(tr, BOOT_WORKTREE, None, work_root(tr))
+        trees.sync(tr, BOOT_WORKTREE, None, root)
         return
-    wt = trees.sync(tr, BOOT_WORKTREE, series, work_root(tr))
+    wt = trees.sync(tr, BOOT_WORKTREE, series, root)
     for rel in sorted(trees.series_files(series)):
         if rel.endswith(".c") and (wt / rel).is_file():
             os.utime(wt / rel)
@@ -418,6 +433,8 @@ def add_tree_opts(p: argparse.ArgumentParser) -> None:
     p.add_argument("--tree", help="without --kdir, one of Debian's trees (default: the series')")
     p.add_argument("--series", type=Path, help="format-patch directory (default: generated-patches/<tree>)")
     p.add_argument("--jobs", type=int, default=2, help="make -j (default 2)")
+    p.add_argument("--flavour", choices=sorted(FLAVOURS), default="plain",
+                   help="plain kernels (default), or debug: KASAN, lockdep, debug objects")
 
 
 def parser() -> argparse.ArgumentParser:

@@ -6,8 +6,9 @@ import tempfile
 import unittest
 from pathlib import Path
 
-from qemu import boot
-from qemu.archs import I386, X86_64
+from demagic import kconfig
+from qemu import boot, kernel
+from qemu.archs import FLAVOURS, I386, X86_64
 
 
 class ArgvTest(unittest.TestCase):
@@ -24,6 +25,28 @@ class ArgvTest(unittest.TestCase):
         argv = boot.qemu_argv(I386, Path("bzImage"), Path("i.cpio"), ["apm"], ["-parallel", "null"])
         self.assertEqual(argv[0], "qemu-system-i386")
         self.assertEqual(argv[argv.index("-parallel") + 1], "null")
+
+
+class FlavourTest(unittest.TestCase):
+    def test_debug_kernels_are_their_own(self) -> None:
+        plain, debug = FLAVOURS["plain"].archs, FLAVOURS["debug"].archs
+        self.assertEqual([a.kernel_arch for a in plain], [a.kernel_arch for a in debug])
+        self.assertFalse({a.name for a in plain} & {a.name for a in debug})
+        for arch in debug:
+            self.assertIn("debug.config", arch.fragments)
+            for name in arch.fragments:
+                self.assertTrue((kernel.CONFIGS / name).is_file(), name)
+        x86 = kconfig.requested(kernel.fragments(debug[0]))
+        self.assertEqual(x86.get("CONFIG_KASAN"), "y")
+        self.assertEqual(x86.get("CONFIG_PROVE_LOCKING"), "y")
+
+    def test_debug_guest_has_room_and_time(self) -> None:
+        plain = boot.qemu_argv(X86_64, Path("bzImage"), Path("i.cpio"), ["slip"], [])
+        arch = FLAVOURS["debug"].archs[0]
+        slow = boot.qemu_argv(arch, Path("bzImage"), Path("i.cpio"), ["slip"], [])
+        self.assertGreater(int(slow[slow.index("-m") + 1]), int(plain[plain.index("-m") + 1]))
+        self.assertIn(f"demagic.timeout={boot.GUEST_TIMEOUT * arch.slowdown}", slow[-1])
+        self.assertIn(f"demagic.timeout={boot.GUEST_TIMEOUT}", plain[-1])
 
 
 class TimeoutTest(unittest.TestCase):
