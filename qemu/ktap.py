@@ -116,6 +116,15 @@ def parse(console: str, expected: Sequence[str]) -> Tuple[List[Result], List[str
     return results, crashes
 
 
+ADDRESS = re.compile(r"\+0x[0-9a-f]+/0x[0-9a-f]+|\b(?:0x)?[0-9a-f]{8,16}\b|\b\d+\b")
+
+
+def report_key(line: str) -> str:
+    """A crash line without what changes from one kernel or boot to the next (addresses,
+    offsets, numbers): the same report before and after a series has the same key."""
+    return ADDRESS.sub("#", line.strip())
+
+
 def passed(results: Sequence[Result], crashes: Sequence[str]) -> bool:
     """True when every result passed or was skipped and the kernel reported nothing."""
     return not crashes and bool(results) and all(

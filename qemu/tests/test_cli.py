@@ -85,6 +85,21 @@ class OutcomeTest(unittest.TestCase):
         plain = cli.Outcome("after", X86_64, [ktap.Result("kselftest", ktap.Status.FAIL)], [], boot)
         self.assertFalse(plain.ok)
 
+    def test_debug_reports_count_only_when_new(self) -> None:
+        boot = BootResult("", 1.0, "", Path("console.log"))
+
+        def state(label: str, crashes: list) -> cli.Outcome:
+            return cli.Outcome(label, X86_64, [ktap.Result("slip", ktap.Status.PASS)], crashes,
+                               boot)
+        old = "WARNING: CPU: 0 PID: 41 at kernel/foo.c:12 foo+0x1a/0x40"
+        before = state("before", [old])
+        again = state("after", ["WARNING: CPU: 0 PID: 57 at kernel/foo.c:12 foo+0x1a/0x44"])
+        self.assertEqual(cli.new_reports([before], [again]), [])
+        uaf = "BUG: KASAN: slab-use-after-free in slip_close+0x2c/0x90"
+        worse = state("after", [old, uaf, uaf])
+        self.assertEqual(cli.new_reports([before], [worse]),
+                         [f"x86_64: new after the series: {uaf}"])
+
     def test_a_test_that_crashed_before_its_subtests_lost_them(self) -> None:
         boot = BootResult("", 1.0, "", Path("console.log"))
         before = cli.Outcome("before", X86_64, [ktap.Result("slip", ktap.Status.PASS, [
