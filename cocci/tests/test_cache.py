@@ -1,5 +1,6 @@
 # SPDX-License-Identifier: GPL-2.0
-"""The scan cache serves only an identical scan: same commit, M=, macros, rules and code."""
+"""The caches serve only an identical input: the scan cache (same commit, M=, macros, rules
+and code) and the compiler cache (same source and headers)."""
 
 from __future__ import annotations
 
@@ -9,7 +10,8 @@ import unittest
 from pathlib import Path
 from unittest import mock
 
-from demagic import scan, scancache
+from demagic import ccache, scan, scancache
+from demagic.proc import run
 
 
 class ScanCacheTest(unittest.TestCase):
@@ -119,3 +121,40 @@ class BenchCompareTest(unittest.TestCase):
             self.assertFalse(bench._same(a, b))      # a patch is compared byte for byte
             (b / "0001-x.patch").write_text("-\tp->magic = FOO_MAGIC;\n+\n")
             self.assertFalse(bench._same(a, b))
+
+
+@unittest.skipUnless(ccache.available(), "ccache is not installed")
+class CompilerCacheTest(unittest.TestCase):
+    """The kernel builds' ccache, as kbuild calls gcc (-Wp,-MMD): a hit only for the same
+    source and headers, and then the very object a compile gives."""
+
+    def setUp(self) -> None:
+        tmp = tempfile.TemporaryDirectory()
+        self.addCleanup(tmp.cleanup)
+        self.dir = Path(tmp.name)
+        patcher = mock.patch.dict(os.environ, {"DEMAGIC_CCACHE": str(self.dir / "cache")})
+        patcher.start()
+        self.addCleanup(patcher.stop)
+        (self.dir / "foo.h").write_text("#define MAGIC 0x4242\n")
+        (self.dir / "foo.c").write_text('#include "foo.h"\nint magic(void) { return MAGIC; }\n')
+
+    def compile(self, out: str) -> bytes:
+        run(["ccache", "gcc", "-O2", "-Wp,-MMD,.foo.o.d", "-c", "-o", out, "foo.c"],
+            cwd=self.dir, env=ccache.env())
+        return (self.dir / out).read_bytes()
+
+    def hits(self) -> int:
+        res = run(["ccache", "--print-stats"], env=ccache.env())
+        stats = dict(line.split("\t") for line in res.stdout.splitlines() if "\t" in line)
+        return int(stats.get("direct_cache_hit", 0)) + int(stats.get("preprocessed_cache_hit", 0))
+
+    def test_a_changed_header_misses_and_the_same_one_hits(self) -> None:
+        first = self.compile("a.o")
+        self.assertEqual(self.hits(), 0)
+        self.assertEqual(self.compile("b.o"), first)
+        self.assertEqual(self.hits(), 1)
+        (self.dir / "foo.h").write_text("#define MAGIC 0x4243\n")
+        changed = self.compile("c.o")
+        self.assertEqual(self.hits(), 1)
+        self.assertNotEqual(changed, first)
+        self.assertEqual(ccache.env()["CCACHE_DEPEND"], "1")
