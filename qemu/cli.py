@@ -150,7 +150,7 @@ PACE_FACTOR, PACE_SLACK = 3, 15
 
 
 def _paced(built: kernel.Build, durations: Dict[str, float]) -> Dict[str, int]:
-    return {t.name: min((t.timeout or boot.GUEST_TIMEOUT) * built.arch.slowdown,
+    return {t.name: min(boot.test_timeout(built.arch, t),
                         int(durations[t.name] * PACE_FACTOR) + PACE_SLACK)
             for t in built.tests if t.name in durations}
 
@@ -162,11 +162,11 @@ def boot_once(built: kernel.Build, initrd: Path, label: str, progress: Progress,
     devices = _dedupe_pairs([d for t in built.tests for d in t.devices])
     log = built.out.parent / (log_name or f"{built.out.name}-{label}-console.log")
     progress.step(f"{label}: booting {arch.name} ({', '.join(names)})")
-    own = {t.name: t.timeout * arch.slowdown for t in built.tests if t.timeout}
+    own = {t.name: boot.test_timeout(arch, t) for t in built.tests if t.timeout}
     own.update(limits or {})
     argv = boot.qemu_argv(arch, built.image, initrd, names, devices,
                           [f"{n}:{secs}" for n, secs in own.items()])
-    cap = sum(own.get(t.name, boot.GUEST_TIMEOUT * arch.slowdown) for t in built.tests) + \
+    cap = sum(own.get(t.name, boot.test_timeout(arch)) for t in built.tests) + \
         boot.BOOT_SLACK * arch.slowdown
     res = boot.boot(argv, log, hard_cap=cap)
     results, crashes = ktap.parse(res.console, names)
@@ -321,8 +321,9 @@ def new_reports(before: Sequence[Outcome], after: Sequence[Outcome]) -> List[str
     out = []
     for o in after:
         for line in o.crashes:
-            if (o.arch.name, ktap.report_key(line)) not in seen:
-                seen.add((o.arch.name, ktap.report_key(line)))
+            key = (o.arch.name, ktap.report_key(line))
+            if key not in seen:
+                seen.add(key)
                 out.append(f"{o.arch.name}: new after the series: {line.strip()}")
     return out
 

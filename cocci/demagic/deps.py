@@ -69,12 +69,12 @@ def update() -> None:
         res = run(["apt-get", "update", "-q"], env=APT_ENV, check=False)
         if res.returncode == 0:
             return
-        errors = [l for l in (res.stdout + res.stderr).splitlines() if l.startswith("E: ")]
+        errors = [l[3:] for l in (res.stdout + res.stderr).splitlines() if l.startswith("E: ")]
         last = errors[0] if errors else f"apt-get update exited {res.returncode}"
         if attempt + 1 < UPDATE_TRIES:
             time.sleep(UPDATE_PAUSE)
-    print(f"  warning: apt-get update, {UPDATE_TRIES} tries: {last[3:] if last.startswith('E: ') else last}"
-          "; installing from the lists that did download", file=sys.stderr, flush=True)
+    print(f"  warning: apt-get update, {UPDATE_TRIES} tries: {last}; installing from the lists "
+          "that did download", file=sys.stderr, flush=True)
 
 
 def install(packages: Sequence[str]) -> None:
