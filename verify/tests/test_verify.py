@@ -275,6 +275,11 @@ class CheckpatchTest(unittest.TestCase):
         self.assertEqual((len(errors), len(warnings)), (1, 1))
         self.assertEqual(checkpatch.parse("0001-x.patch:1: WARNING: x\n")[0], [])
 
+    def test_lines_name_the_patch_file_not_its_checkout(self) -> None:
+        patch = Path("/some/clone/generated-patches/t/0003-x.patch")
+        _, warnings = checkpatch.parse(f"{patch}:107: WARNING:AVOID_BUG: Do not crash\n", patch)
+        self.assertEqual(warnings, ["0003-x.patch:107: WARNING:AVOID_BUG: Do not crash"])
+
 
 DELETE_DOC = """Subject: [PATCH] Documentation: remove foo.rst
 
