@@ -1,9 +1,10 @@
 # SPDX-License-Identifier: GPL-2.0
-"""Apply the rules of cocci/ to one target, in a work tree, file by file."""
+"""Apply the rules of cocci/ to one target, in a work tree."""
 
 from __future__ import annotations
 
 import re
+import tempfile
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -16,7 +17,8 @@ from demagic.tidy import realign, tidy
 
 RULES = Path(__file__).resolve().parents[1]
 RULE_OF = {Verdict.REMOVE: RULES / "remove_magic.cocci", Verdict.FLAG: RULES / "magic_to_bool.cocci"}
-SPATCH_TIMEOUT = 120.0
+SPATCH_TIMEOUT = 120.0   # seconds spatch may spend on one file
+FILES_PER_RUN = 4
 
 
 class SpatchError(DemagicError):
@@ -90,19 +92,63 @@ def grep_files(tree: Path, words: Sequence[str], subdir: Optional[str] = None,
     return sorted(res.stdout.split())
 
 
-def _spatch(rule: Path, defines: Dict[str, str], tree: Path, rel: str) -> None:
-    argv = ["spatch", "--very-quiet", "--in-place", *rule_options(rule), "-D", "patch"]
+def _spatch(rule: Path, defines: Dict[str, str], tree: Path, rels: Sequence[str]) -> None:
+    """Rewrite rels in place with one spatch run, each file a group of its own.
+
+    spatch takes about a second to parse a rule, more than most files take to
+    rewrite, so the rule is parsed once for them all.  When the run fails or
+    times out, the files get their text back and run one by one, so that the
+    error names the file."""
+    # --no-scanner: the kernel's .cocciconfig asks for --use-gitgrep, which costs a
+    # git grep of the whole tree for each group of --file-groups, seconds each.
+    argv = ["spatch", "--very-quiet", "--in-place", "--no-scanner", *rule_options(rule),
+            "-D", "patch"]
     for key, value in defines.items():
         argv += ["-D", f"{key}={value}"]
-    argv += ["--sp-file", str(rule), rel]
+    argv += ["--sp-file", str(rule)]
+    if len(rels) == 1:
+        _spatch_run(argv + [rels[0]], tree, rels[0], SPATCH_TIMEOUT)
+        return
+    originals = {rel: (tree / rel).read_bytes() for rel in rels}
+    with tempfile.NamedTemporaryFile("w", suffix=".groups") as groups:
+        groups.write("\n\n".join(rels) + "\n")
+        groups.flush()
+        try:
+            _spatch_run(argv + ["--file-groups", groups.name], tree, f"{len(rels)} files",
+                        SPATCH_TIMEOUT * len(rels))
+            return
+        except SpatchError:
+            pass
+    for rel, data in originals.items():
+        (tree / rel).write_bytes(data)
+    for rel in rels:
+        _spatch_run(argv + [rel], tree, rel, SPATCH_TIMEOUT)
+
+
+def _spatch_run(argv: Sequence[str], tree: Path, what: str, timeout: float) -> None:
     try:
-        res = run(argv, cwd=tree, check=False, timeout=SPATCH_TIMEOUT)
+        res = run(argv, cwd=tree, check=False, timeout=timeout)
     except CommandError as exc:
-        raise SpatchError(f"{rel}: spatch timed out after {SPATCH_TIMEOUT:.0f} s"
-                          if exc.returncode == -1 else f"{rel}: {exc}") from exc
+        raise SpatchError(f"{what}: spatch timed out after {timeout:.0f} s"
+                          if exc.returncode == -1 else f"{what}: {exc}") from exc
     if res.returncode != 0:
         last = (res.stderr.strip().splitlines() or ["no message"])[-1]
-        raise SpatchError(f"{rel}: spatch failed: {last}")
+        raise SpatchError(f"{what}: spatch failed: {last}")
+
+
+def chunks(tree: Path, files: Sequence[str], jobs: int) -> List[List[str]]:
+    """files in at most jobs groups, each of FILES_PER_RUN files or more (but one), the
+    biggest files first and spread, so that each spatch run pays its rule parse for
+    several files and the runs end together."""
+    n = max(1, min(jobs, len(files) // FILES_PER_RUN))
+    sizes = {f: (tree / f).stat().st_size if (tree / f).exists() else 0 for f in files}
+    out: List[List[str]] = [[] for _ in range(n)]
+    load = [0] * n
+    for f in sorted(files, key=lambda f: (-sizes[f], f)):
+        i = load.index(min(load))
+        out[i].append(f)
+        load[i] += sizes[f]
+    return [sorted(c) for c in out if c]
 
 
 def code_lines(text: str) -> List[str]:
@@ -218,7 +264,8 @@ def apply(tree: Path, target: Target, jobs: int, subdir: Optional[str] = None,
             defines["checker"] = checkers[0]
         result.defines = result.defines or dict(defines)
         with ThreadPoolExecutor(max_workers=max(1, jobs)) as pool:
-            list(pool.map(lambda rel: _spatch(rule, defines, tree, rel), files))
+            list(pool.map(lambda part: _spatch(rule, defines, tree, part),
+                          chunks(tree, files, jobs)))
     dead = list(target.macros) + result.wrappers
     plan = layout.offset_plan(tree, target, originals)
     users = [f for f in grep_files(tree, plan.dead_macros, glob="*.[chS]")
