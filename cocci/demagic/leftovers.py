@@ -93,7 +93,7 @@ def label_hits(hits: Sequence[Hit], item: Removed) -> List[str]:
 def member_declared(hits: Sequence[Hit], name: str) -> bool:
     decl = re.compile(rf"^\s+[A-Za-z_][A-Za-z0-9_ \t*]*[ \t*]{re.escape(name)}\s*"
                       rf"(\[[^]]*\]\s*)*(:\s*\w+\s*)?;")
-    return any(h[0].endswith((".c", ".h")) and decl.match(h[2]) for h in hits)
+    return any(name in h[2] and h[0].endswith((".c", ".h")) and decl.match(h[2]) for h in hits)
 
 
 def typed_names(text: str, struct: str, typedef: str) -> Set[str]:
@@ -110,11 +110,13 @@ def field_hits(wt: Path, hits: Sequence[Hit], item: Removed) -> Tuple[List[str],
     name = re.escape(item.name)
     if not member_declared(hits, item.name):
         access = re.compile(rf"(->|\.)\s*{name}(?![A-Za-z0-9_])")
-        found = [_fmt(h) for h in hits if h[0].endswith(SOURCES) and access.search(h[2])]
+        found = [_fmt(h) for h in hits
+                 if item.name in h[2] and h[0].endswith(SOURCES) and access.search(h[2])]
         return found, f"{item}: unique member name, searched the whole tree"
     tag = re.compile(rf"struct\s+{re.escape(item.struct)}\b" +
                      (rf"|\b{re.escape(item.typedef)}\b" if item.typedef else ""))
-    scope = {h[0] for h in hits if tag.search(h[2])}
+    tags = (item.struct, item.typedef) if item.typedef else (item.struct,)
+    scope = {h[0] for h in hits if any(t in h[2] for t in tags) and tag.search(h[2])}
     if (wt / item.file).is_file():
         scope.add(item.file)
     access = re.compile(rf"([A-Za-z_]\w*|\))\s*(->|\.)\s*{name}\b")

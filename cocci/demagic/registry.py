@@ -7,7 +7,7 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 from pathlib import Path
-from typing import List
+from typing import List, Optional, Sequence
 
 NAME = "magic-number.rst"
 ROW = re.compile(r"^([A-Z][A-Z0-9_]*)\s+(\S+)\s+(\S+)\s+``([^`]+)``\s*$")
@@ -47,10 +47,11 @@ def entries(tree: Path) -> List[Entry]:
     return out
 
 
-def drop_rows(tree: Path, macros: List[str]) -> List[str]:
-    """Remove the rows of macros from the registry and translations."""
+def drop_rows(tree: Path, macros: List[str], paths: Optional[Sequence[str]] = None) -> List[str]:
+    """Remove the rows of macros from the registry and translations (paths, when the
+    caller has them from files())."""
     changed = []
-    for rel in files(tree):
+    for rel in files(tree) if paths is None else paths:
         path = tree / rel
         lines = path.read_text().splitlines(keepends=True)
         kept = [l for l in lines if not ((m := ROW.match(l.rstrip("\n"))) and m.group(1) in macros)]
