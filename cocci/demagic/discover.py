@@ -249,18 +249,24 @@ def failed_files(stderr: str, files: Sequence[str]) -> List[str]:
     return out
 
 
-def balanced_chunks(root: Path, files: Sequence[str], jobs: int) -> List[List[str]]:
-    """Groups of about CHUNK files, biggest files first so that no job finishes last alone."""
-    sizes = {f: (root / f).stat().st_size for f in files}
-    order = sorted(files, key=lambda f: -sizes[f])
-    n = max(jobs, -(-len(order) // CHUNK)) if order else 0
-    chunks: List[List[str]] = [[] for _ in range(n)]
+def spread(root: Path, files: Sequence[str], n: int) -> List[Tuple[List[str], int]]:
+    """files in n groups of about the same bytes, each with its bytes: the biggest file
+    goes first, each file to the group with the fewest bytes so far, so that no spatch
+    run finishes last alone.  Empty groups are dropped."""
+    sizes = {f: (root / f).stat().st_size if (root / f).exists() else 0 for f in files}
+    groups: List[List[str]] = [[] for _ in range(n)]
     load = [0] * n
-    for f in order:
+    for f in sorted(files, key=lambda f: -sizes[f]):
         i = load.index(min(load))
-        chunks[i].append(f)
+        groups[i].append(f)
         load[i] += sizes[f]
-    return sorted((c for c in chunks if c), key=lambda c: -sum(sizes[f] for f in c))
+    return [(g, size) for g, size in zip(groups, load) if g]
+
+
+def balanced_chunks(root: Path, files: Sequence[str], jobs: int) -> List[List[str]]:
+    """Groups of about CHUNK files, the biggest group first."""
+    n = max(jobs, -(-len(files) // CHUNK)) if files else 0
+    return [g for g, _ in sorted(spread(root, files, n), key=lambda gs: -gs[1])]
 
 
 def run_rule(root: Path, files: Sequence[str], jobs: int, progress: Progress,

@@ -10,7 +10,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Dict, List, Mapping, Optional, Sequence, Tuple
 
-from demagic import layout, preproc
+from demagic import discover, layout, preproc
 from demagic.model import Verdict
 from demagic.proc import CommandError, DemagicError, run
 from demagic.tidy import realign, tidy
@@ -137,18 +137,11 @@ def _spatch_run(argv: Sequence[str], tree: Path, what: str, timeout: float) -> N
 
 
 def chunks(tree: Path, files: Sequence[str], jobs: int) -> List[List[str]]:
-    """files in at most jobs groups, each of FILES_PER_RUN files or more (but one), the
-    biggest files first and spread, so that each spatch run pays its rule parse for
-    several files and the runs end together."""
+    """files in at most jobs groups of FILES_PER_RUN files or more (but one), spread by
+    size: each spatch run pays its rule parse for several files, and the runs end
+    together."""
     n = max(1, min(jobs, len(files) // FILES_PER_RUN))
-    sizes = {f: (tree / f).stat().st_size if (tree / f).exists() else 0 for f in files}
-    out: List[List[str]] = [[] for _ in range(n)]
-    load = [0] * n
-    for f in sorted(files, key=lambda f: (-sizes[f], f)):
-        i = load.index(min(load))
-        out[i].append(f)
-        load[i] += sizes[f]
-    return [sorted(c) for c in out if c]
+    return [sorted(g) for g, _ in discover.spread(tree, files, n)]
 
 
 def code_lines(text: str) -> List[str]:
