@@ -129,6 +129,8 @@ def field_hits(wt: Path, hits: Sequence[Hit], item: Removed) -> Tuple[List[str],
             continue
         names = typed_names(text, item.struct, item.typedef)
         for number, line in enumerate(text.split("\n"), 1):
+            if item.name not in line:
+                continue
             if any(m.group(1) in names for m in access.finditer(line)) or \
                     (access.search(line) and cast.search(line)):
                 out.append(_fmt((rel, number, line)))

@@ -304,9 +304,12 @@ def worktree(tree: Tree, name: str, series: Optional[Path] = None,
             path.parent.mkdir(parents=True, exist_ok=True)
             _git(tree.repo, "worktree", "prune")
             _git(tree.repo, "worktree", "add", "-q", "--detach", "-f", str(path), tree.base)
-        _git(path, "am", "--abort", check=False)
+        if Path(_git(path, "rev-parse", "--path-format=absolute", "--git-path",
+                     "rebase-apply").strip()).exists():
+            _git(path, "am", "--abort", check=False)
+        # checkout -f: the index and every tracked file as base has them (in half the
+        # time reset --hard takes); clean: nothing else
         _git(path, "checkout", "-q", "--detach", "-f", tree.base)
-        _git(path, "reset", "-q", "--hard", tree.base)
         _git(path, "clean", "-q", "-fdx")
     except CommandError as exc:
         raise DemagicError(f"cannot set up the work copy {path} of {tree.name} "
