@@ -24,6 +24,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Dict, List, Optional, Sequence
 
+from demagic import memo
 from demagic.model import Verdict
 from demagic.proc import DemagicError, run
 from demagic.rewrite import Target, apply
@@ -148,6 +149,7 @@ def main(argv: Optional[Sequence[str]] = None) -> int:
     parser.add_argument("--selftest", action="store_true",
                         help="show that a wrong expected result is caught")
     args = parser.parse_args(argv)
-    if args.selftest:
-        return selftest()
-    return run_cases(CASES, args.only)
+    with memo.isolated():
+        if args.selftest:
+            return selftest()
+        return run_cases(CASES, args.only)

@@ -14,7 +14,9 @@ FILE_TIMEOUT seconds) fails the run, by name.
 
 from __future__ import annotations
 
+import json
 import os
+import pickle
 import re
 import tempfile
 from concurrent.futures import ThreadPoolExecutor
@@ -22,7 +24,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Dict, Iterable, List, Optional, Sequence, Set, Tuple
 
-from demagic import structs
+from demagic import memo, structs
 from demagic.model import Site
 from demagic.proc import DemagicError, Progress, UsageError, run
 from demagic.texts import FUNC_START, Texts, grep_tree, magic_words
@@ -201,6 +203,48 @@ def prefilter(files: Sequence[str], texts: Texts, every: bool = False) -> List[s
 
 
 def _spatch_chunk(root: Path, files: Sequence[str], extra: Sequence[str]) -> Report:
+    """The rule's report on files (one group each).
+
+    Each file's part is kept in the cache by what it is made from: spatch's
+    version, the rule and its options, this parser of its output and the
+    file's bytes.  A run that failed, or named a file outside its own, is not
+    kept.  A run of files none of which the cache holds is returned as spatch
+    gave it; else the parts go in the order of files, as one run gives them."""
+    config = root / ".cocciconfig"
+    settings = [memo.version("spatch", "--version"), json.dumps([rule_options(), list(extra)]),
+                RULE.read_text(), Path(__file__).read_text(),
+                config.read_text(errors="replace") if config.exists() else ""]
+    names = {f: memo.key("find", *settings, f, (root / f).read_bytes()) for f in files
+             if (root / f).is_file()}
+    kept: Dict[str, Report] = {}
+    for f in names:
+        data = memo.get("find", names[f])
+        if data is not None:
+            try:
+                part = pickle.loads(data)
+            except (pickle.UnpicklingError, EOFError, AttributeError, ImportError):
+                continue
+            if isinstance(part, Report):
+                kept[f] = part
+    todo = [f for f in files if f not in kept]
+    fresh = _spatch_run(root, todo, extra) if todo else Report()
+    if fresh.failed or not {r.file for r in fresh.records} | {u.file for u in fresh.unparsed} \
+            <= set(todo):
+        return Report([r for f in files if f in kept for r in kept[f].records] + fresh.records,
+                      [u for f in files if f in kept for u in kept[f].unparsed] + fresh.unparsed,
+                      fresh.failed)
+    for f in todo:
+        kept[f] = Report([r for r in fresh.records if r.file == f],
+                         [u for u in fresh.unparsed if u.file == f])
+        if f in names:
+            memo.put("find", names[f], pickle.dumps(kept[f]))
+    if len(todo) == len(files):
+        return fresh
+    return Report([r for f in files for r in kept[f].records],
+                  [u for f in files for u in kept[f].unparsed])
+
+
+def _spatch_run(root: Path, files: Sequence[str], extra: Sequence[str]) -> Report:
     """Run the rule over files (one group each)."""
     with tempfile.NamedTemporaryFile("w", suffix=".groups", delete=False) as fh:
         fh.write("\n\n".join(files) + "\n")
@@ -221,7 +265,7 @@ def _spatch_chunk(root: Path, files: Sequence[str], extra: Sequence[str]) -> Rep
         # The whole process died: find the culprit file by file.
         report = Report()
         for f in files:
-            one = _spatch_chunk(root, [f], extra)
+            one = _spatch_run(root, [f], extra)
             report.records += one.records
             report.unparsed += one.unparsed
             report.failed += one.failed

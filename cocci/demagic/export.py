@@ -3,6 +3,7 @@
 
 from __future__ import annotations
 
+import json
 import re
 import shutil
 from concurrent.futures import ThreadPoolExecutor
@@ -10,6 +11,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Dict, List, Optional, Sequence, Tuple
 
+from demagic import memo
 from demagic.proc import DemagicError, run
 
 FORMAT_PATCH = ["format-patch", "--cover-letter", "--zero-commit", "--no-signature",
@@ -138,19 +140,62 @@ def fill_cover(cover: Path, subject: str, blurb: str, mailed: Mailed,
     add_headers(cover, mailed, digest, 0)
 
 
-def mail_all(work: Path, patches: Sequence[Path], jobs: int) -> Dict[Path, Mailed]:
+def tree_state(work: Path) -> Optional[str]:
+    """What the tree's scripts read, for the cache: the commit checked out (its files
+    and history) when no file differs from it; None when one does."""
+    if run(["git", "-C", str(work), "diff-index", "--name-only", "HEAD"]).stdout.strip():
+        return None
+    conf = Path.home() / ".checkpatch.conf"
+    return "\0".join([run(["git", "-C", str(work), "rev-parse", "HEAD"]).stdout.strip(),
+                      memo.version("perl", "-e", "print $^V"), conf.read_text(errors="replace") if conf.exists() else ""])
+
+
+def _kept(kind: str, state: Optional[str], patches: Sequence[Path]) -> Dict[Path, str]:
+    """The cache's name for each patch's result: the tree's state and the patch's bytes."""
+    if state is None:
+        return {}
+    return {p: memo.key(kind, state, p.read_bytes()) for p in patches}
+
+
+def mail_all(work: Path, patches: Sequence[Path], jobs: int,
+             state: Optional[str]) -> Dict[Path, Mailed]:
+    """maintainers() of each patch; a patch seen before on the same tree state (see
+    tree_state), from the cache."""
+    names = _kept("get_maintainer", state, patches)
+    found: Dict[Path, Mailed] = {}
+    for p, name in names.items():
+        kept = memo.get("get_maintainer", name)
+        if kept is not None:
+            to, cc = json.loads(kept)
+            found[p] = Mailed(tuple(to), tuple(cc))
+    todo = [p for p in patches if p not in found]
     with ThreadPoolExecutor(max_workers=max(1, jobs)) as pool:
-        found = list(pool.map(lambda p: maintainers(work, p), patches))
-    return dict(zip(patches, found))
+        for p, mailed in zip(todo, pool.map(lambda p: maintainers(work, p), todo)):
+            found[p] = mailed
+            if p in names:
+                memo.put("get_maintainer", names[p], json.dumps([mailed.to, mailed.cc]).encode())
+    return {p: found[p] for p in patches}
 
 
-def style_all(work: Path, patches: Sequence[Path], jobs: int) -> Dict[Path, Tuple[List[str], List[str]]]:
-    """checkpatch.pl over the patches, in jobs batches (one perl start each)."""
-    batches = [list(patches[k::max(1, jobs)]) for k in range(max(1, jobs))]
+def style_all(work: Path, patches: Sequence[Path], jobs: int,
+              state: Optional[str]) -> Dict[Path, Tuple[List[str], List[str]]]:
+    """checkpatch.pl over the patches, in jobs batches (one perl start each); a patch seen
+    before on the same tree state, from the cache."""
+    names = _kept("checkpatch", state, patches)
     found: Dict[Path, Tuple[List[str], List[str]]] = {}
+    for p, name in names.items():
+        kept = memo.get("checkpatch", name)
+        if kept is not None:
+            errors, warnings = json.loads(kept)
+            found[p] = (errors, warnings)
+    todo = [p for p in patches if p not in found]
+    batches = [b for b in (list(todo[k::max(1, jobs)]) for k in range(max(1, jobs))) if b]
     with ThreadPoolExecutor(max_workers=max(1, jobs)) as pool:
         for part in pool.map(lambda b: checkpatch(work, b), batches):
-            found.update(part)
+            for p, result in part.items():
+                found[p] = result
+                if p in names:
+                    memo.put("checkpatch", names[p], json.dumps(result).encode())
     return {p: found[p] for p in patches}
 
 

@@ -22,7 +22,7 @@ import tempfile
 from pathlib import Path
 from typing import List, Optional, Sequence
 
-from demagic import scan, scanout
+from demagic import memo, scan, scanout
 from demagic.proc import DemagicError
 from demagic.texts import Texts
 
@@ -120,8 +120,9 @@ def main(argv: Optional[Sequence[str]] = None) -> int:
     parser.add_argument("--write", action="store_true",
                         help="write each case's expect from the scan's output, for review")
     args = parser.parse_args(argv)
-    if args.selftest:
-        return selftest()
-    if args.write:
-        return write_expected(CASES, args.only)
-    return run_cases(CASES, args.only)
+    with memo.isolated():
+        if args.selftest:
+            return selftest()
+        if args.write:
+            return write_expected(CASES, args.only)
+        return run_cases(CASES, args.only)

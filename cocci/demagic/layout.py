@@ -16,7 +16,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING, Dict, List, Mapping, Optional, Tuple
 
-from demagic.proc import run
+from demagic.texts import grep_tree
 
 if TYPE_CHECKING:
     from demagic.rewrite import Target
@@ -88,9 +88,9 @@ def _size(tree: Path, ctype: str) -> Optional[int]:
     ctype = " ".join(w for w in ctype.split() if w not in ("volatile", "const"))
     if ctype in FIXED_SIZES:
         return FIXED_SIZES[ctype]
-    res = run(["git", "-C", str(tree), "grep", "-h", "-E",
-               rf"typedef\s+[a-z0-9_ ]+\s+{re.escape(ctype)}\s*;", "--", "*.h"], check=False)
-    for line in res.stdout.splitlines():
+    out = grep_tree(tree, ["-h", "-E", rf"typedef\s+[a-z0-9_ ]+\s+{re.escape(ctype)}\s*;"],
+                    ["*.h"])
+    for line in out.splitlines():
         m = re.match(rf"\s*typedef\s+([a-z0-9_ ]+?)\s+{re.escape(ctype)}\s*;", line)
         if m and m.group(1) in FIXED_SIZES:
             return FIXED_SIZES[m.group(1)]

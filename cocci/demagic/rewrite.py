@@ -3,6 +3,7 @@
 
 from __future__ import annotations
 
+import json
 import re
 import tempfile
 from concurrent.futures import ThreadPoolExecutor
@@ -10,9 +11,10 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Dict, List, Mapping, Optional, Sequence, Tuple
 
-from demagic import discover, layout, preproc
+from demagic import discover, layout, memo, preproc
 from demagic.model import Verdict
 from demagic.proc import CommandError, DemagicError, run
+from demagic.texts import grep_tree
 from demagic.tidy import realign, tidy
 
 RULES = Path(__file__).resolve().parents[1]
@@ -82,14 +84,10 @@ def wrappers(tree: Path, files: Sequence[str], member: str) -> Tuple[List[str], 
 def grep_files(tree: Path, words: Sequence[str], subdir: Optional[str] = None,
                glob: str = "*.[ch]") -> List[str]:
     """Files of the tree matching glob that mention any of words (one git grep)."""
-    argv = ["git", "-C", str(tree), "grep", "-l", "-w", "-I"]
+    options = ["-l", "-w"]
     for w in words:
-        argv += ["-e", w]
-    argv += ["--", f"{subdir}/{glob}" if subdir else glob]
-    res = run(argv, check=False)
-    if res.returncode not in (0, 1):
-        raise DemagicError(f"git grep failed: {res.stderr.strip()}")
-    return sorted(res.stdout.split())
+        options += ["-e", w]
+    return sorted(grep_tree(tree, options, [glob], [subdir] if subdir else ["."]).split())
 
 
 def _spatch(rule: Path, defines: Dict[str, str], tree: Path, rels: Sequence[str]) -> None:
@@ -98,34 +96,50 @@ def _spatch(rule: Path, defines: Dict[str, str], tree: Path, rels: Sequence[str]
     spatch takes about a second to parse a rule, more than most files take to
     rewrite, so the rule is parsed once for them all.  When the run fails or
     times out, the files get their text back and run one by one, so that the
-    error names the file."""
+    error names the file.  A file's result is kept in the cache by what it is
+    made from: spatch's version, the rule's text, the options and the file's
+    bytes; a run that reports a timeout is not kept."""
     # --no-scanner: the kernel's .cocciconfig asks for --use-gitgrep, which costs a
     # git grep of the whole tree for each group of --file-groups, seconds each.
     argv = ["spatch", "--very-quiet", "--in-place", "--no-scanner", *rule_options(rule),
             "-D", "patch"]
     for key, value in defines.items():
         argv += ["-D", f"{key}={value}"]
-    argv += ["--sp-file", str(rule)]
+    settings = [memo.version("spatch", "--version"), json.dumps(argv), rule.read_text()]
+    config = tree / ".cocciconfig"
+    settings.append(config.read_text(errors="replace") if config.exists() else "")
+    names = {rel: memo.key("spatch", *settings, rel, (tree / rel).read_bytes()) for rel in rels}
+    todo = []
+    for rel in rels:
+        kept = memo.get("spatch", names[rel])
+        if kept is None:
+            todo.append(rel)
+        elif kept != (tree / rel).read_bytes():
+            (tree / rel).write_bytes(kept)
+    if todo and _spatch_files(argv + ["--sp-file", str(rule)], tree, todo):
+        for rel in todo:
+            memo.put("spatch", names[rel], (tree / rel).read_bytes())
+
+
+def _spatch_files(argv: List[str], tree: Path, rels: Sequence[str]) -> bool:
+    """Run argv on rels; whether the result may be kept (spatch reported no timeout)."""
     if len(rels) == 1:
-        _spatch_run(argv + [rels[0]], tree, rels[0], SPATCH_TIMEOUT)
-        return
+        return _spatch_run(argv + [rels[0]], tree, rels[0], SPATCH_TIMEOUT)
     originals = {rel: (tree / rel).read_bytes() for rel in rels}
     with tempfile.NamedTemporaryFile("w", suffix=".groups") as groups:
         groups.write("\n\n".join(rels) + "\n")
         groups.flush()
         try:
-            _spatch_run(argv + ["--file-groups", groups.name], tree, f"{len(rels)} files",
-                        SPATCH_TIMEOUT * len(rels))
-            return
+            return _spatch_run(argv + ["--file-groups", groups.name], tree, f"{len(rels)} files",
+                               SPATCH_TIMEOUT * len(rels))
         except SpatchError:
             pass
     for rel, data in originals.items():
         (tree / rel).write_bytes(data)
-    for rel in rels:
-        _spatch_run(argv + [rel], tree, rel, SPATCH_TIMEOUT)
+    return all([_spatch_run(argv + [rel], tree, rel, SPATCH_TIMEOUT) for rel in rels])
 
 
-def _spatch_run(argv: Sequence[str], tree: Path, what: str, timeout: float) -> None:
+def _spatch_run(argv: Sequence[str], tree: Path, what: str, timeout: float) -> bool:
     try:
         res = run(argv, cwd=tree, check=False, timeout=timeout)
     except CommandError as exc:
@@ -134,6 +148,7 @@ def _spatch_run(argv: Sequence[str], tree: Path, what: str, timeout: float) -> N
     if res.returncode != 0:
         last = (res.stderr.strip().splitlines() or ["no message"])[-1]
         raise SpatchError(f"{what}: spatch failed: {last}")
+    return "timeout" not in res.stderr.lower()
 
 
 def chunks(tree: Path, files: Sequence[str], jobs: int) -> List[List[str]]:

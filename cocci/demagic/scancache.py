@@ -10,6 +10,7 @@ its pristine copy has a commit that pins its content).
 
 from __future__ import annotations
 
+import contextlib
 import functools
 import hashlib
 import os
@@ -17,9 +18,8 @@ import pickle
 from pathlib import Path
 from typing import Optional, Sequence
 
-from demagic import scan
+from demagic import memo, scan, texts
 from demagic.proc import Progress
-from demagic.tree import BUILD
 
 COCCI = Path(__file__).resolve().parent.parent   # cocci/: the rules and this package
 FORMAT = 1
@@ -44,8 +44,8 @@ def key(base: str, subdir: Optional[str], macros: Optional[Sequence[str]]) -> st
 
 
 def directory() -> Path:
-    """build/cache/scan, or $DEMAGIC_SCAN_CACHE (make bench times an empty one)."""
-    return Path(os.environ.get("DEMAGIC_SCAN_CACHE") or BUILD / "cache" / "scan")
+    """build/cache/scan (see memo: $DEMAGIC_CACHE moves it)."""
+    return memo.directory("scan")
 
 
 def collect(base: str, root: Path, subdir: Optional[str] = None,
@@ -64,8 +64,11 @@ def collect(base: str, root: Path, subdir: Optional[str] = None,
             return found
     except (OSError, EOFError, pickle.UnpicklingError, AttributeError, ImportError):
         pass
-    found = scan.collect(root, subdir, list(macros) if macros is not None else None, jobs,
-                         progress)
+    # root holds base and nothing writes to it during the scan: its greps are base's
+    with texts.pristine_greps(root, base, frozen=True) if (root / ".git").exists() \
+            else contextlib.nullcontext():
+        found = scan.collect(root, subdir, list(macros) if macros is not None else None, jobs,
+                             progress)
     path.parent.mkdir(parents=True, exist_ok=True)
     tmp = path.with_name(f".{path.name}.{os.getpid()}.tmp")
     with open(tmp, "wb") as fh:

@@ -16,6 +16,7 @@ from typing import Dict, List, Optional, Sequence, Tuple
 
 from demagic import (cover, export, leftovers, lock, message, patches, registry, rewrite,
                      scan, scancache, scanout, tree as trees)
+from demagic import texts
 from demagic.texts import Texts
 from demagic.model import Candidate, Verdict
 from demagic.proc import DemagicError, Progress, UsageError, cap_jobs, run
@@ -140,7 +141,14 @@ def write_commits(tree: trees.Tree, work: Path, cands: List[Candidate], who: Tup
     rules cannot all rewrite, or whose rewrite leaves a reference to what it
     removes, is skipped and named as needing a manual fix; a registry entry
     or a named target the rules cannot rewrite fails the run."""
-    tools = tools or tool_versions()
+    with texts.pristine_greps(work, tree.base):
+        return _write_commits(tree, work, cands, who, jobs, subdir, progress, discovered,
+                              tools or tool_versions(), parallel)
+
+
+def _write_commits(tree: trees.Tree, work: Path, cands: List[Candidate], who: Tuple[str, str],
+                   jobs: int, subdir: Optional[str], progress: Progress, discovered: bool,
+                   tools: message.Tools, parallel: bool) -> Summary:
     summary = Summary()
     reg = registry.files(work)
     pool = rewrite.grep_files(work, [c.macro for c in cands if c.verdict is not Verdict.KEEP]
@@ -419,7 +427,8 @@ def build(kdir: Optional[Path], out: Optional[Path], targets: Sequence[str],
     written = export.format_series(work, tree.base, tmp, signer,
                                    base_commit=tree.has_history and not tree.dirty)
     letter, numbered = written[0], written[1:]
-    mailed = export.mail_all(work, numbered, jobs)
+    state = export.tree_state(work)
+    mailed = export.mail_all(work, numbered, jobs, state)
     digest = patches.series_digest(numbered)
     for number, patch in enumerate(numbered, 1):
         export.add_headers(patch, mailed[patch], digest, number)
@@ -429,7 +438,7 @@ def build(kdir: Optional[Path], out: Optional[Path], targets: Sequence[str],
                       _union(list(mailed.values())), rfc2822(DATE) if tree.debian else None,
                       digest)
     problems = []
-    for patch, (errors, warnings) in export.style_all(work, numbered, jobs).items():
+    for patch, (errors, warnings) in export.style_all(work, numbered, jobs, state).items():
         problems += [f"{patch.name}: {e}" for e in errors]
         summary.warnings += [f"{patch.name}: {w}" for w in warnings]
     if problems:

@@ -3,11 +3,15 @@
 
 from __future__ import annotations
 
+import contextlib
+import fnmatch
 import functools
+import json
 import re
 from pathlib import Path
-from typing import Dict, Iterable, List, Optional, Sequence, Tuple
+from typing import Dict, Iterator, Iterable, List, Optional, Sequence, Tuple
 
+from demagic import memo
 from demagic.model import Site
 from demagic.proc import DemagicError, run
 
@@ -24,6 +28,9 @@ def grep_tree(root: Path, options: Sequence[str], globs: Sequence[str],
     faster); anything else with grep -r.  No match is not an error."""
     if (root / ".git").exists():
         specs = [f"{d.rstrip('/')}/{g}" if d not in (".", "") else g for d in dirs for g in globs]
+        pristine = _PRISTINE.get(root)
+        if pristine is not None and _flags(options) is not None:
+            return _pristine_grep(root, *pristine, options, specs)
         argv = ["git", "-C", str(root), "grep", "-I", *options, "--", *specs]
     else:
         incl = [f"--include={g.rsplit('/', 1)[-1]}" for g in globs]
@@ -37,6 +44,125 @@ def grep_tree(root: Path, options: Sequence[str], globs: Sequence[str],
     if argv[0] == "grep":   # grep -r . names files ./a/b: make them a/b as git grep does
         return re.sub(r"(?m)^\./", "", res.stdout)
     return res.stdout
+
+
+_PRISTINE: Dict[Path, Tuple[str, Optional[List[str]]]] = {}
+_FLAGS = frozenset("lnhowEPFiI")
+GREP_FORMAT = 1
+
+
+@contextlib.contextmanager
+def pristine_greps(root: Path, base: str, frozen: bool = False) -> Iterator[None]:
+    """Within it, a grep of root, a git work tree made from commit base, is the grep of
+    base (kept in the cache by base, the only input it depends on) with the files
+    that differ from base now grepped again: the same output as a grep of the whole
+    tree, from a grep of a few files.  frozen: nothing writes to root within, so the
+    files that differ are found once, not at each grep."""
+    _PRISTINE[root] = (base, _changed(root, base) if frozen else None)
+    try:
+        yield
+    finally:
+        _PRISTINE.pop(root, None)
+
+
+def _changed(root: Path, base: str) -> List[str]:
+    """The files of root that differ from commit base (or may: stat data is enough)."""
+    diff = run(["git", "-C", str(root), "diff-index", "--name-only", "-z", "--no-renames", base])
+    return [p for p in diff.stdout.split("\0") if p]
+
+
+def _flags(options: Sequence[str]) -> Optional[str]:
+    """The one-letter flags of options, or None when one of them changes what a line of
+    output is (context, counts): then only a grep of the whole tree will do."""
+    flags, k = "", 0
+    while k < len(options):
+        opt = options[k]
+        if opt == "-e":
+            k += 1
+        elif opt.startswith("-"):
+            if not set(opt[1:]) <= _FLAGS:
+                return None
+            flags += opt[1:]
+        k += 1
+    return flags
+
+
+Records = List[Tuple[str, str]]   # (file, what git grep --null printed after its name)
+
+
+def _records(out: str, listing: bool, prefix: str = "") -> Records:
+    if listing:
+        return [(name[len(prefix):], "") for name in out.split("\0") if name]
+    found = []
+    for line in out.split("\n"):
+        if line:
+            name, _, rest = line.partition("\0")
+            found.append((name[len(prefix):], rest))
+    return found
+
+
+def _in_specs(path: str, specs: Sequence[str]) -> bool:
+    """path matches one of git's pathspecs (no magic: * crosses /; else a prefix)."""
+    for spec in specs:
+        if any(c in spec for c in "*?["):
+            if fnmatch.fnmatchcase(path, spec):
+                return True
+        elif path == spec.rstrip("/") or path.startswith(spec.rstrip("/") + "/"):
+            return True
+    return False
+
+
+def _splice(records: Records, changed: Sequence[str], fresh: Records) -> Records:
+    """records with the files of changed replaced by fresh, in git's order (by path)."""
+    gone = set(changed)
+    kept = [r for r in records if r[0] not in gone] + fresh
+    order = sorted({r[0] for r in kept}, key=lambda p: p.encode())
+    by_file: Dict[str, List[Tuple[str, str]]] = {}
+    for r in kept:
+        by_file.setdefault(r[0], []).append(r)
+    return [r for p in order for r in by_file[p]]
+
+
+def _pristine_grep(root: Path, base: str, frozen: Optional[List[str]], options: Sequence[str],
+                   specs: Sequence[str]) -> str:
+    flags = _flags(options) or ""
+    hide, listing = "h" in flags, "l" in flags
+    opts, k = [], 0
+    while k < len(options):           # options without -h: each line names its file
+        if options[k] == "-e":
+            opts += options[k:k + 2]
+            k += 2
+            continue
+        opt = options[k]
+        if opt.startswith("-") and "h" in opt:
+            opt = opt.replace("h", "")
+        if opt != "-":
+            opts.append(opt)
+        k += 1
+    grep = ["git", "-C", str(root), "grep", "-I", "--null", *opts]
+
+    def git_grep(argv: List[str]) -> str:
+        res = run(argv, check=False)
+        if res.returncode > 1:
+            raise DemagicError(f"grep failed in {root}: {(res.stderr or res.stdout).strip()[:200]}")
+        return res.stdout
+
+    changed = [p for p in (_changed(root, base) if frozen is None else frozen)
+               if _in_specs(p, specs)]
+    name = memo.key("grep", str(GREP_FORMAT), base, json.dumps([opts, list(specs)]))
+    cached = memo.get("grep", name)
+    if cached is None:
+        now = _records(git_grep(grep + ["--", *specs]), listing)
+        then = _splice(now, changed, _records(git_grep(grep + [base, "--", *changed]), listing,
+                                              f"{base}:")) if changed else now
+        memo.put("grep", name, json.dumps(then).encode())
+    else:
+        then = [(p, r) for p, r in json.loads(cached)]
+        now = _splice(then, changed, _records(git_grep(grep + ["--", *changed]), listing)) \
+            if changed else then
+    if listing:
+        return "".join(p + "\n" for p, _ in now)
+    return "".join((r if hide else p + ":" + r).replace("\0", ":") + "\n" for p, r in now)
 
 
 @functools.lru_cache(maxsize=None)

@@ -17,7 +17,7 @@ from demagic.proc import run
 class ScanCacheTest(unittest.TestCase):
     def setUp(self) -> None:
         self._tmp = tempfile.TemporaryDirectory()
-        os.environ["DEMAGIC_SCAN_CACHE"] = self._tmp.name
+        os.environ["DEMAGIC_CACHE"] = self._tmp.name
         self.calls = 0
 
         def fake(root: Path, subdir=None, macros=None, jobs=1, progress=None):  # type: ignore
@@ -28,7 +28,7 @@ class ScanCacheTest(unittest.TestCase):
         self.addCleanup(patcher.stop)
 
     def tearDown(self) -> None:
-        os.environ.pop("DEMAGIC_SCAN_CACHE", None)
+        os.environ.pop("DEMAGIC_CACHE", None)
         self._tmp.cleanup()
 
     def test_same_scan_is_served_from_the_cache(self) -> None:
@@ -62,7 +62,7 @@ class ScanCacheTest(unittest.TestCase):
 
     def test_a_damaged_entry_is_made_again(self) -> None:
         scancache.collect("a" * 40, Path("/t"))
-        for entry in Path(self._tmp.name).glob("*.pickle"):
+        for entry in (Path(self._tmp.name) / "scan").glob("*.pickle"):
             entry.write_bytes(b"not a pickle")
         scancache.collect("a" * 40, Path("/t"))
         self.assertEqual(self.calls, 2)

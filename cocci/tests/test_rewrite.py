@@ -3,6 +3,7 @@
 
 from __future__ import annotations
 
+import os
 import shutil
 import subprocess
 import tempfile
@@ -62,6 +63,13 @@ class SpatchTest(unittest.TestCase):
     def setUp(self) -> None:
         self.tmp = Path(tempfile.mkdtemp())
         self.addCleanup(shutil.rmtree, self.tmp)
+        self.empty_cache("first")
+
+    def empty_cache(self, name: str) -> None:
+        """spatch's results are kept: each run that must really run gets an empty cache."""
+        patcher = mock.patch.dict(os.environ, {"DEMAGIC_CACHE": str(self.tmp / f"cache-{name}")})
+        patcher.start()
+        self.addCleanup(patcher.stop)
 
     def driver_tree(self, name: str, n: int) -> Path:
         root = self.tmp / name
@@ -77,6 +85,7 @@ class SpatchTest(unittest.TestCase):
         together, alone = self.driver_tree("together", 5), self.driver_tree("alone", 5)
         rewrite._spatch(rule, DEFINES, together, files)
         for rel in files:
+            self.empty_cache(rel)
             rewrite._spatch(rule, DEFINES, alone, [rel])
         for rel in files:
             self.assertEqual((together / rel).read_text(), (alone / rel).read_text(), rel)

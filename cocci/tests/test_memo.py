@@ -1,0 +1,276 @@
+# SPDX-License-Identifier: GPL-2.0
+"""The content caches (memo): each result is served again only for the same input, and
+the answer served is the one the tool would give."""
+
+from __future__ import annotations
+
+import os
+import shutil
+import subprocess
+import tempfile
+import unittest
+from pathlib import Path
+from typing import List
+from unittest import mock
+
+from demagic import discover, export, memo, rewrite, texts
+from demagic.model import Verdict
+from demagic.proc import run
+
+from tests.test_rewrite import DEFINES, DRIVER, HEADER
+
+
+class CacheDir(unittest.TestCase):
+    """Each test has an empty cache of its own."""
+
+    def setUp(self) -> None:
+        self.tmp = Path(tempfile.mkdtemp())
+        self.addCleanup(shutil.rmtree, self.tmp)
+        patcher = mock.patch.dict(os.environ, {"DEMAGIC_CACHE": str(self.tmp / "cache")})
+        patcher.start()
+        self.addCleanup(patcher.stop)
+
+
+class MemoTest(CacheDir):
+    def test_an_entry_comes_back_and_a_damaged_one_is_absent(self) -> None:
+        memo.put("k", "n", b"data")
+        self.assertEqual(memo.get("k", "n"), b"data")
+        (self.tmp / "cache" / "k" / "n").write_bytes(b"not zlib")
+        self.assertIsNone(memo.get("k", "n"))
+        self.assertIsNone(memo.get("k", "other"))
+
+    def test_parts_do_not_run_together(self) -> None:
+        self.assertNotEqual(memo.key("ab", "c"), memo.key("a", "bc"))
+        self.assertEqual(memo.key("a", b"b"), memo.key("a", "b"))
+
+
+def git(root: Path, *args: str) -> str:
+    return run(["git", "-C", str(root), "-c", "user.name=t", "-c", "user.email=t@t", *args]).stdout
+
+
+# grep options demagic uses, each with the globs and dirs it goes with
+GREPS = [
+    (["-n", "-w", "-e", "magic", "-e", "FOO_MAGIC"], ["*"], ["."]),
+    (["-l", "-w", "-e", "FOO_MAGIC"], ["*.c", "*.h"], ["."]),
+    (["-h", "-E", r"int\s+\w+;"], ["*.h"], ["."]),
+    (["-o", "-E", r"(->|\.)\s*magic"], ["*.c", "*.h"], ["."]),
+    (["-nwE", "magic|val"], ["*.[ch]"], ["drivers", "include"]),
+    (["-n", "-P", r"(?<![\w])(?:FOO_MAGIC|val)(?![\w])"], ["*.c"], ["drivers"]),
+    (["-h", "-A", "1", "-E", "magic"], ["*.c"], ["."]),     # context: always a whole grep
+]
+
+
+class PristineGrepTest(CacheDir):
+    def setUp(self) -> None:
+        super().setUp()
+        self.root = self.tmp / "tree"
+        for i in range(4):
+            path = self.root / "drivers" / f"d{i}.c"
+            path.parent.mkdir(parents=True, exist_ok=True)
+            path.write_text(DRIVER.format(n=i))
+        (self.root / "include").mkdir()
+        (self.root / "include" / "foo.h").write_text(HEADER)
+        (self.root / "README").write_text("magic numbers: FOO_MAGIC\n")
+        git(self.root, "init", "-q")
+        git(self.root, "add", "-A")
+        git(self.root, "commit", "-q", "-m", "base")
+        self.base = git(self.root, "rev-parse", "HEAD").strip()
+
+    def change(self, step: int) -> None:
+        """The tree as a series leaves it: a commit, then files changed, gone and new."""
+        if step == 0:
+            (self.root / "drivers" / "d1.c").write_text(DRIVER.format(n=1).replace(
+                "p->magic != FOO_MAGIC", "p->val"))
+            git(self.root, "commit", "-q", "-a", "-m", "one")
+            (self.root / "include" / "foo.h").write_text(HEADER.replace("\tint magic;\n", ""))
+        else:
+            git(self.root, "rm", "-q", "drivers/d2.c")
+            (self.root / "drivers" / "d0.c").write_text("int magic;\nint val;\n")
+
+    def both(self) -> None:
+        """Every grep gives, in the pristine context, what a grep of the tree gives."""
+        for options, globs, dirs in GREPS:
+            plain = texts.grep_tree(self.root, options, globs, dirs)
+            with texts.pristine_greps(self.root, self.base):
+                served = texts.grep_tree(self.root, options, globs, dirs)
+            self.assertEqual(served, plain, options)
+            self.assertTrue(plain or options[0] == "-h", options)    # the cases find something
+
+    def test_cached_greps_answer_as_the_tree(self) -> None:
+        self.both()                 # the base itself: fills the cache
+        for step in (0, 1):
+            self.change(step)
+            self.both()             # from the cache, the changed files grepped again
+
+    def test_a_first_grep_of_a_changed_tree_keeps_the_base(self) -> None:
+        self.change(0)
+        self.both()                 # misses: the base's grep is made from the tree's
+        self.change(1)
+        self.both()
+
+    def test_a_hit_greps_only_the_changed_files(self) -> None:
+        options, globs, dirs = GREPS[0]
+        with texts.pristine_greps(self.root, self.base):
+            texts.grep_tree(self.root, options, globs, dirs)
+        self.change(0)
+        argvs: List[List[str]] = []
+        real = texts.run
+
+        def spy(argv, *args, **kwargs):  # type: ignore
+            argvs.append([str(a) for a in argv])
+            return real(argv, *args, **kwargs)
+        with mock.patch.object(texts, "run", spy), texts.pristine_greps(self.root, self.base):
+            texts.grep_tree(self.root, options, globs, dirs)
+        greps = [a[a.index("--") + 1:] for a in argvs if "grep" in a]
+        self.assertEqual(greps, [["drivers/d1.c", "include/foo.h"]])
+
+    def test_frozen_finds_the_changes_once(self) -> None:
+        self.change(0)
+        calls = []
+        real = texts._changed
+        with mock.patch.object(texts, "_changed", lambda *a: calls.append(a) or real(*a)), \
+                texts.pristine_greps(self.root, self.base, frozen=True):
+            for options, globs, dirs in GREPS:
+                texts.grep_tree(self.root, options, globs, dirs)
+        self.assertEqual(len(calls), 1)
+
+
+@unittest.skipUnless(shutil.which("spatch"), "spatch not installed")
+class SpatchCacheTest(CacheDir):
+    FILES = ["foo.h", "d0.c", "d1.c"]
+
+    def tree(self, name: str) -> Path:
+        root = self.tmp / name
+        root.mkdir()
+        (root / "foo.h").write_text(HEADER)
+        for i in range(2):
+            (root / f"d{i}.c").write_text(DRIVER.format(n=i))
+        return root
+
+    def spatch_runs(self, root: Path, rule: Path = rewrite.RULE_OF[Verdict.REMOVE],
+                    defines: dict = DEFINES) -> List[str]:
+        """_spatch on root; the files spatch itself was given."""
+        given: List[str] = []
+        real = rewrite.run
+
+        def spy(argv, *args, **kwargs):  # type: ignore
+            if "--file-groups" in argv:
+                given.extend(Path(argv[-1]).read_text().split())
+            else:
+                given.append(argv[-1])
+            return real(argv, *args, **kwargs)
+        with mock.patch.object(rewrite, "run", spy):
+            rewrite._spatch(rule, defines, root, self.FILES)
+        return sorted(given)
+
+    def test_the_same_input_is_served_and_gives_the_same_tree(self) -> None:
+        first = self.tree("first")
+        self.assertEqual(self.spatch_runs(first), sorted(self.FILES))
+        again = self.tree("again")
+        self.assertEqual(self.spatch_runs(again), [])
+        for rel in self.FILES:
+            self.assertEqual((again / rel).read_text(), (first / rel).read_text(), rel)
+        self.assertNotIn("FOO_MAGIC", (again / "d0.c").read_text())
+
+    def test_a_changed_file_rule_or_option_misses(self) -> None:
+        self.spatch_runs(self.tree("first"))
+        changed = self.tree("file")
+        (changed / "d1.c").write_text(DRIVER.format(n=1) + "/* changed */\n")
+        self.assertEqual(self.spatch_runs(changed), ["d1.c"])
+        rule = self.tmp / "rule.cocci"
+        rule.write_text(rewrite.RULE_OF[Verdict.REMOVE].read_text() + "// changed\n")
+        self.assertEqual(self.spatch_runs(self.tree("rule"), rule), sorted(self.FILES))
+        self.assertEqual(self.spatch_runs(self.tree("define"), defines={**DEFINES, "x": "y"}),
+                         sorted(self.FILES))
+
+    def test_a_timeout_is_not_kept(self) -> None:
+        def fake(argv, cwd=None, check=True, timeout=None, **_):  # type: ignore
+            return subprocess.CompletedProcess(argv, 0, "", "timeout (we abort): d0.c\n")
+        with mock.patch.object(rewrite, "run", fake):
+            rewrite._spatch(rewrite.RULE_OF[Verdict.REMOVE], DEFINES, self.tree("t"), self.FILES)
+        self.assertFalse((self.tmp / "cache" / "spatch").exists())
+
+
+REPORT = ("{f}:5:5-12: WARNING: magic set=assign const=FOO_MAGIC field=magic func=f type=foo "
+          "expr=p->magic\n")
+
+
+class FindCacheTest(CacheDir):
+    def setUp(self) -> None:
+        super().setUp()
+        self.root = self.tmp / "tree"
+        self.root.mkdir()
+        self.files = ["b.c", "a.c", "c.c"]
+        for f in self.files:
+            (self.root / f).write_text(f"int {f[0]};\n")
+
+    def chunk(self) -> "tuple[discover.Report, List[str]]":
+        given: List[str] = []
+
+        def fake(argv, cwd=None, check=True, **_):  # type: ignore
+            names = Path(argv[argv.index("--file-groups") + 1]).read_text().split()
+            given.extend(names)
+            return subprocess.CompletedProcess(argv, 0, "".join(REPORT.format(f=f) for f in names),
+                                               "")
+        with mock.patch.object(discover, "run", fake):
+            return discover._spatch_chunk(self.root, self.files, []), given
+
+    def test_parts_come_back_in_the_order_of_the_files(self) -> None:
+        first, given = self.chunk()
+        self.assertEqual(given, self.files)
+        (self.root / "a.c").write_text("int changed;\n")
+        again, given = self.chunk()
+        self.assertEqual(given, ["a.c"])                  # only the changed file runs
+        self.assertEqual([r.file for r in again.records], self.files)
+        self.assertEqual(again.records, first.records)
+        _, given = self.chunk()
+        self.assertEqual(given, [])
+
+    def test_a_failed_run_is_not_kept(self) -> None:
+        def fake(argv, cwd=None, check=True, **_):  # type: ignore
+            return subprocess.CompletedProcess(argv, 0, "", "EXN: Failure in a.c\n")
+        with mock.patch.object(discover, "run", fake):
+            report = discover._spatch_chunk(self.root, self.files, [])
+        self.assertEqual(report.failed, ["a.c"])
+        self.assertFalse((self.tmp / "cache" / "find").exists())
+
+
+class ScriptCacheTest(CacheDir):
+    def setUp(self) -> None:
+        super().setUp()
+        self.root = self.tmp / "tree"
+        self.root.mkdir()
+        (self.root / "f.c").write_text("int x;\n")
+        git(self.root, "init", "-q")
+        git(self.root, "add", "-A")
+        git(self.root, "commit", "-q", "-m", "base")
+        self.patch = self.tmp / "0001-x.patch"
+        self.patch.write_text("Subject: [PATCH] x\n\n---\n")
+
+    def test_same_tree_and_patch_are_served_until_either_changes(self) -> None:
+        asked: List[Path] = []
+
+        def fake(work, patch):  # type: ignore
+            asked.append(patch)
+            return export.Mailed(("m <m@x>",), ())
+        with mock.patch.object(export, "maintainers", fake):
+            state = export.tree_state(self.root)
+            self.assertIsNotNone(state)
+            first = export.mail_all(self.root, [self.patch], 1, state)
+            self.assertEqual(export.mail_all(self.root, [self.patch], 1, state), first)
+            self.assertEqual(len(asked), 1)
+            self.patch.write_text("Subject: [PATCH] y\n\n---\n")
+            export.mail_all(self.root, [self.patch], 1, state)
+            self.assertEqual(len(asked), 2)
+            git(self.root, "commit", "-q", "--allow-empty", "-m", "another")
+            export.mail_all(self.root, [self.patch], 1, export.tree_state(self.root))
+            self.assertEqual(len(asked), 3)
+            (self.root / "f.c").write_text("int y;\n")      # a file differs: nothing is kept
+            self.assertIsNone(export.tree_state(self.root))
+            export.mail_all(self.root, [self.patch], 1, None)
+            export.mail_all(self.root, [self.patch], 1, None)
+            self.assertEqual(len(asked), 5)
+
+
+if __name__ == "__main__":
+    unittest.main()
