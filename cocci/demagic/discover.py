@@ -16,7 +16,6 @@ from __future__ import annotations
 
 import json
 import os
-import pickle
 import re
 import tempfile
 from concurrent.futures import ThreadPoolExecutor
@@ -210,22 +209,15 @@ def _spatch_chunk(root: Path, files: Sequence[str], extra: Sequence[str]) -> Rep
     file's bytes.  A run that failed, or named a file outside its own, is not
     kept.  A run of files none of which the cache holds is returned as spatch
     gave it; else the parts go in the order of files, as one run gives them."""
-    config = root / ".cocciconfig"
-    settings = [memo.version("spatch", "--version"), json.dumps([rule_options(), list(extra)]),
-                RULE.read_text(), Path(__file__).read_text(),
-                config.read_text(errors="replace") if config.exists() else ""]
+    settings = [*memo.spatch_inputs(root), json.dumps([rule_options(), list(extra)]),
+                RULE.read_text(), Path(__file__).read_text()]
     names = {f: memo.key("find", *settings, f, (root / f).read_bytes()) for f in files
              if (root / f).is_file()}
     kept: Dict[str, Report] = {}
     for f in names:
-        data = memo.get("find", names[f])
-        if data is not None:
-            try:
-                part = pickle.loads(data)
-            except (pickle.UnpicklingError, EOFError, AttributeError, ImportError):
-                continue
-            if isinstance(part, Report):
-                kept[f] = part
+        part = memo.get_object("find", names[f], Report)
+        if part is not None:
+            kept[f] = part
     todo = [f for f in files if f not in kept]
     fresh = _spatch_run(root, todo, extra) if todo else Report()
     if fresh.failed or not {r.file for r in fresh.records} | {u.file for u in fresh.unparsed} \
@@ -237,7 +229,7 @@ def _spatch_chunk(root: Path, files: Sequence[str], extra: Sequence[str]) -> Rep
         kept[f] = Report([r for r in fresh.records if r.file == f],
                          [u for u in fresh.unparsed if u.file == f])
         if f in names:
-            memo.put("find", names[f], pickle.dumps(kept[f]))
+            memo.put_object("find", names[f], kept[f])
     if len(todo) == len(files):
         return fresh
     return Report([r for f in files for r in kept[f].records],

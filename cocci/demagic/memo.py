@@ -15,12 +15,13 @@ import contextlib
 import functools
 import hashlib
 import os
+import pickle
 import shutil
 import tempfile
 import threading
 import zlib
 from pathlib import Path
-from typing import Iterator, Optional, Union
+from typing import Iterator, List, Optional, Type, TypeVar, Union
 
 from demagic.proc import run
 from demagic.tree import BUILD
@@ -75,6 +76,34 @@ def put(kind: str, name: str, data: bytes) -> None:
     tmp = where / f".{name}.{os.getpid()}.{threading.get_ident()}.tmp"
     tmp.write_bytes(zlib.compress(data, 1))
     os.replace(tmp, where / name)
+
+
+T = TypeVar("T")
+
+
+def get_object(kind: str, name: str, cls: Type[T]) -> Optional[T]:
+    """The entry kind/name as the object of class cls put_object kept, or None (absent,
+    damaged, or made by code whose classes have changed)."""
+    data = get(kind, name)
+    if data is None:
+        return None
+    try:
+        found = pickle.loads(data)
+    except (pickle.UnpicklingError, EOFError, AttributeError, ImportError, TypeError):
+        return None
+    return found if isinstance(found, cls) else None
+
+
+def put_object(kind: str, name: str, obj: object) -> None:
+    put(kind, name, pickle.dumps(obj))
+
+
+def spatch_inputs(root: Path) -> List[str]:
+    """What any spatch run in root depends on besides its rule, options and files:
+    spatch's version and the tree's .cocciconfig."""
+    config = root / ".cocciconfig"
+    return [version("spatch", "--version"),
+            config.read_text(errors="replace") if config.exists() else ""]
 
 
 @functools.lru_cache(maxsize=None)

@@ -105,16 +105,16 @@ def _spatch(rule: Path, defines: Dict[str, str], tree: Path, rels: Sequence[str]
             "-D", "patch"]
     for key, value in defines.items():
         argv += ["-D", f"{key}={value}"]
-    settings = [memo.version("spatch", "--version"), json.dumps(argv), rule.read_text()]
-    config = tree / ".cocciconfig"
-    settings.append(config.read_text(errors="replace") if config.exists() else "")
-    names = {rel: memo.key("spatch", *settings, rel, (tree / rel).read_bytes()) for rel in rels}
+    settings = [*memo.spatch_inputs(tree), json.dumps(argv), rule.read_text()]
     todo = []
+    names = {}
     for rel in rels:
+        data = (tree / rel).read_bytes()
+        names[rel] = memo.key("spatch", *settings, rel, data)
         kept = memo.get("spatch", names[rel])
         if kept is None:
             todo.append(rel)
-        elif kept != (tree / rel).read_bytes():
+        elif kept != data:
             (tree / rel).write_bytes(kept)
     if todo and _spatch_files(argv + ["--sp-file", str(rule)], tree, todo):
         for rel in todo:

@@ -14,7 +14,6 @@ import contextlib
 import functools
 import hashlib
 import os
-import pickle
 from pathlib import Path
 from typing import Optional, Sequence
 
@@ -43,35 +42,22 @@ def key(base: str, subdir: Optional[str], macros: Optional[Sequence[str]]) -> st
     return hashlib.sha256(text.encode()).hexdigest()
 
 
-def directory() -> Path:
-    """build/cache/scan (see memo: $DEMAGIC_CACHE moves it)."""
-    return memo.directory("scan")
-
-
 def collect(base: str, root: Path, subdir: Optional[str] = None,
             macros: Optional[Sequence[str]] = None, jobs: int = os.cpu_count() or 1,
             progress: Optional[Progress] = None) -> scan.Scan:
     """scan.collect(root, ...) for root holding exactly commit base, from the cache when
     the same scan was made before."""
     progress = progress or Progress(quiet=True)
-    path = directory() / f"{key(base, subdir, macros)}.pickle"
-    try:
-        with open(path, "rb") as fh:
-            found = pickle.load(fh)
-        if isinstance(found, scan.Scan):
-            progress.step(f"scan: same tree, rules and code as before, {len(found.cands)} "
-                          "candidates from the cache")
-            return found
-    except (OSError, EOFError, pickle.UnpicklingError, AttributeError, ImportError):
-        pass
+    name = key(base, subdir, macros)
+    found = memo.get_object("scan", name, scan.Scan)
+    if found is not None:
+        progress.step(f"scan: same tree, rules and code as before, {len(found.cands)} "
+                      "candidates from the cache")
+        return found
     # root holds base and nothing writes to it during the scan: its greps are base's
     with texts.pristine_greps(root, base, frozen=True) if (root / ".git").exists() \
             else contextlib.nullcontext():
         found = scan.collect(root, subdir, list(macros) if macros is not None else None, jobs,
                              progress)
-    path.parent.mkdir(parents=True, exist_ok=True)
-    tmp = path.with_name(f".{path.name}.{os.getpid()}.tmp")
-    with open(tmp, "wb") as fh:
-        pickle.dump(found, fh)
-    tmp.rename(path)
+    memo.put_object("scan", name, found)
     return found

@@ -15,8 +15,7 @@ from pathlib import Path
 from typing import Dict, List, Optional, Sequence, Tuple
 
 from demagic import (cover, export, leftovers, lock, message, patches, registry, rewrite,
-                     scan, scancache, scanout, tree as trees)
-from demagic import texts
+                     scan, scancache, scanout, texts, tree as trees)
 from demagic.texts import Texts
 from demagic.model import Candidate, Verdict
 from demagic.proc import DemagicError, Progress, UsageError, cap_jobs, run

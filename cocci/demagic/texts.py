@@ -38,11 +38,17 @@ def grep_tree(root: Path, options: Sequence[str], globs: Sequence[str],
         if not dirs:
             return ""
         argv = ["grep", "-rI", *incl, *options, *dirs]
+    out = _run_grep(argv, root)
+    if argv[0] == "grep":   # grep -r . names files ./a/b: make them a/b as git grep does
+        return re.sub(r"(?m)^\./", "", out)
+    return out
+
+
+def _run_grep(argv: Sequence[str], root: Path) -> str:
+    """grep's output; no match is not an error, a failure is, naming the tree."""
     res = run(argv, cwd=root, check=False)
     if res.returncode > 1:
         raise DemagicError(f"grep failed in {root}: {(res.stderr or res.stdout).strip()[:200]}")
-    if argv[0] == "grep":   # grep -r . names files ./a/b: make them a/b as git grep does
-        return re.sub(r"(?m)^\./", "", res.stdout)
     return res.stdout
 
 
@@ -141,25 +147,23 @@ def _pristine_grep(root: Path, base: str, frozen: Optional[List[str]], options: 
         k += 1
     grep = ["git", "-C", str(root), "grep", "-I", "--null", *opts]
 
-    def git_grep(argv: List[str]) -> str:
-        res = run(argv, check=False)
-        if res.returncode > 1:
-            raise DemagicError(f"grep failed in {root}: {(res.stderr or res.stdout).strip()[:200]}")
-        return res.stdout
-
     changed = [p for p in (_changed(root, base) if frozen is None else frozen)
                if _in_specs(p, specs)]
     name = memo.key("grep", str(GREP_FORMAT), base, json.dumps([opts, list(specs)]))
     cached = memo.get("grep", name)
     if cached is None:
-        now = _records(git_grep(grep + ["--", *specs]), listing)
-        then = _splice(now, changed, _records(git_grep(grep + [base, "--", *changed]), listing,
-                                              f"{base}:")) if changed else now
+        now = _records(_run_grep(grep + ["--", *specs], root), listing)
+        then = now
+        if changed:     # what base had in the files that differ now
+            then = _splice(now, changed, _records(_run_grep(grep + [base, "--", *changed], root),
+                                                  listing, f"{base}:"))
         memo.put("grep", name, json.dumps(then).encode())
     else:
         then = [(p, r) for p, r in json.loads(cached)]
-        now = _splice(then, changed, _records(git_grep(grep + ["--", *changed]), listing)) \
-            if changed else then
+        now = then
+        if changed:
+            now = _splice(then, changed,
+                          _records(_run_grep(grep + ["--", *changed], root), listing))
     if listing:
         return "".join(p + "\n" for p, _ in now)
     return "".join((r if hide else p + ":" + r).replace("\0", ":") + "\n" for p, r in now)

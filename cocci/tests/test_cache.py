@@ -62,7 +62,7 @@ class ScanCacheTest(unittest.TestCase):
 
     def test_a_damaged_entry_is_made_again(self) -> None:
         scancache.collect("a" * 40, Path("/t"))
-        for entry in (Path(self._tmp.name) / "scan").glob("*.pickle"):
+        for entry in (Path(self._tmp.name) / "scan").iterdir():
             entry.write_bytes(b"not a pickle")
         scancache.collect("a" * 40, Path("/t"))
         self.assertEqual(self.calls, 2)
