@@ -4,7 +4,7 @@
 from __future__ import annotations
 
 from dataclasses import dataclass, replace
-from typing import Dict, Tuple
+from typing import Dict, Iterable, Tuple
 
 
 @dataclass(frozen=True)
@@ -18,6 +18,12 @@ class GuestTest:
     compare: bool = False        # judged only against the kernel before the series
     timeout: int = 0             # seconds it may take in the guest (0: boot.GUEST_TIMEOUT)
     label: str = ""              # what the coverage table calls it (default: name)
+    config: str = ""             # fragment under configs/ with the settings it needs
+    modules: Tuple[str, ...] = ()  # test modules it loads: directories under modules/
+
+    def covers(self, files: Iterable[str]) -> bool:
+        """Whether any of files is one of the test's sources or lies under one."""
+        return any(f == s or f.startswith(s) for f in files for s in self.sources)
 
 
 @dataclass(frozen=True)
@@ -34,6 +40,11 @@ class Arch:
     memory: int = 256            # MiB of guest RAM
     slowdown: int = 1            # the guest's timeouts are this many times the plain ones
 
+    def for_files(self, files: Iterable[str]) -> "Arch":
+        """This arch with only the tests that cover one of files."""
+        files = list(files)
+        return replace(self, tests=tuple(t for t in self.tests if t.covers(files)))
+
 
 FASYNC = GuestTest("fasync", ("fs/fcntl.c", "include/linux/fs.h"))
 HAMRADIO = ("CONFIG_HAMRADIO", "CONFIG_AX25")
@@ -43,27 +54,36 @@ X86_64 = Arch(
     qemu="qemu-system-x86_64", fragments=("common.config", "x86_64.config"),
     cflags=(), busybox="host",
     tests=(
-        GuestTest("slip", ("drivers/net/slip/",), symbols=("CONFIG_SLIP",)),
+        GuestTest("slip", ("drivers/net/slip/",), symbols=("CONFIG_SLIP",),
+                  config="tests/slip.config"),
         GuestTest("hdlcdrv", ("drivers/net/hamradio/hdlcdrv.c", "include/linux/hdlcdrv.h"),
-                  symbols=HAMRADIO),
+                  symbols=HAMRADIO + ("CONFIG_BAYCOM_SER_FDX",), modules=("hdlcloop",),
+                  config="tests/hdlcdrv.config"),
         GuestTest("baycom", ("drivers/net/hamradio/baycom_par.c",
                              "drivers/net/hamradio/baycom_ser_fdx.c",
                              "drivers/net/hamradio/baycom_ser_hdx.c"),
                   devices=("-parallel", "null"),
                   depth="baycom_ser_* register only: bringing them up on QEMU's UART livelocks",
-                  symbols=("CONFIG_BAYCOM_PAR", "CONFIG_BAYCOM_SER_FDX")),
+                  symbols=("CONFIG_BAYCOM_PAR", "CONFIG_BAYCOM_SER_FDX"),
+                  config="tests/baycom.config"),
         GuestTest("yam", ("drivers/net/hamradio/yam.c",),
                   depth="no YAM modem: the transmit/receive paths stay idle",
-                  symbols=("CONFIG_YAM",)),
+                  symbols=("CONFIG_YAM",),
+                  config="tests/yam.config"),
         FASYNC,
-        GuestTest("coda", ("fs/coda/",), symbols=("CONFIG_CODA_FS",)),
+        GuestTest("coda", ("fs/coda/",), symbols=("CONFIG_CODA_FS",),
+                  config="tests/coda.config"),
         GuestTest("synclink_cs", ("drivers/char/pcmcia/synclink_cs.c",),
                   depth="load/unload only: the checked tty paths need a PCMCIA card",
-                  symbols=("CONFIG_SYNCLINK_CS",)),
+                  symbols=("CONFIG_SYNCLINK_CS",),
+                  config="tests/synclink_cs.config"),
         GuestTest("l2tp", ("net/l2tp/",),
-                  symbols=("CONFIG_L2TP", "CONFIG_PPPOL2TP", "CONFIG_L2TP_ETH")),
-        GuestTest("autofs", ("fs/autofs/",), symbols=("CONFIG_AUTOFS_FS",)),
-        GuestTest("ocfs2hb", ("fs/ocfs2/cluster/",), symbols=("CONFIG_OCFS2_FS",)),
+                  symbols=("CONFIG_L2TP", "CONFIG_PPPOL2TP", "CONFIG_L2TP_ETH"),
+                  config="tests/l2tp.config"),
+        GuestTest("autofs", ("fs/autofs/",), symbols=("CONFIG_AUTOFS_FS",),
+                  config="tests/autofs.config"),
+        GuestTest("ocfs2hb", ("fs/ocfs2/cluster/",), symbols=("CONFIG_OCFS2_FS",),
+                  config="tests/ocfs2hb.config"),
     ))
 
 I386 = Arch(
@@ -71,11 +91,13 @@ I386 = Arch(
     qemu="qemu-system-i386", fragments=("common.config", "i386.config"),
     cflags=("-m32",), busybox="i386",
     tests=(
-        GuestTest("apm", ("arch/x86/kernel/apm_32.c",), symbols=("CONFIG_APM",)),
+        GuestTest("apm", ("arch/x86/kernel/apm_32.c",), symbols=("CONFIG_APM",),
+                  config="tests/apm.config"),
         GuestTest("baycom_epp", ("drivers/net/hamradio/baycom_epp.c",),
                   devices=("-parallel", "null"),
                   depth="register/unregister only: QEMU's parallel port has no EPP modem",
-                  symbols=("CONFIG_BAYCOM_EPP",)),
+                  symbols=("CONFIG_BAYCOM_EPP",),
+                  config="tests/baycom_epp.config"),
         FASYNC,
     ))
 
@@ -88,6 +110,14 @@ class Flavour:
     with the kernel's own bug finders on, opt-in: FLAVOUR=debug)."""
     name: str
     archs: Tuple[Arch, ...]
+
+    def for_files(self, files: Iterable[str]) -> "Flavour":
+        """The kernels a series touching files needs: each arch with the tests that cover
+        them (and only their settings).  The first arch, where the probe runs, always
+        stays; another only with a test left."""
+        files = list(files)
+        archs = [a.for_files(files) for a in self.archs]
+        return replace(self, archs=tuple(a for i, a in enumerate(archs) if i == 0 or a.tests))
 
 
 def _debug(arch: Arch, fragment: str, memory: int) -> Arch:

@@ -243,12 +243,18 @@ def resolve(args: argparse.Namespace) -> Subject:
     return Subject(tr, series, patches, parse_series(patches))
 
 
+def kernels_for(sub: Subject, flavour: str) -> Flavour:
+    """The flavour's kernels as the series needs them: only the tests that cover a file it
+    touches, with their settings, and no arch left without a test but the probe's."""
+    return FLAVOURS[flavour].for_files(p for patch in sub.patches for p in patch.paths())
+
+
 def cmd_run(args: argparse.Namespace) -> int:
     progress = Progress()
     sub = resolve(args)
     tr, series, patches = sub.tree, sub.series, sub.paths
     outcomes: List[Outcome] = []
-    flavour = FLAVOURS[args.flavour]
+    flavour = kernels_for(sub, args.flavour)
     root = work_root(tr, flavour)
     probed = probing(tr, sub.patches, flavour)
     kernels = {state: build_kernels(tr, series if state == "after" else None, state,
@@ -350,7 +356,7 @@ def cmd_mutant(args: argparse.Namespace) -> int:
     tr, patches = sub.tree, sub.paths
     survivors = []
     caught: Dict[str, Dict[str, list]] = {}
-    flavour = FLAVOURS[args.flavour]
+    flavour = kernels_for(sub, args.flavour)
     root = work_root(tr, flavour)
     probed = probing(tr, sub.patches, flavour)
     # the pristine kernels first: each mutant then rebuilds only the C files it changes,
@@ -387,7 +393,7 @@ def cmd_bench(args: argparse.Namespace) -> int:
     tr, series = sub.tree, sub.series
     run_args = argparse.Namespace(kdir=args.kdir, tree=args.tree, series=series, report=None,
                                   jobs=args.jobs, flavour=args.flavour)
-    flavour = FLAVOURS[args.flavour]
+    flavour = kernels_for(sub, args.flavour)
     root = work_root(tr, flavour)
     figures: Dict[str, float] = {}
     if args.cold:

@@ -48,10 +48,6 @@ class Ran:
     arch: str
 
 
-def overlaps(test: GuestTest, files: Sequence[str]) -> bool:
-    return any(f == s or f.startswith(s) for f in files for s in test.sources)
-
-
 def caught(mutants: Optional[Dict[str, object]], patch: str) -> List[Tuple[str, ...]]:
     """(arch, test, subtest...) of each check that passed on the pristine kernel and
     failed in a mutant that mutated patch."""
@@ -140,7 +136,7 @@ def row(number: int, name: str, patch: Patch, ran: Sequence[Ran], tree: Path,
     mine = [b for b in built if b.patch == name]
     modules = {b.module for b in mine if b.how == "module"}
     for run in ran:
-        if overlaps(run.test, code):
+        if run.test.covers(code):
             label = f"{run.test.label or run.test.name} ({run.arch})"
             if run.test.name == PROBE:
                 loaded = sorted({b.module for b in mine if b.how == "module"})

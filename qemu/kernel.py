@@ -61,7 +61,14 @@ def _make(src: Path, out: Path, arch: Arch, *targets: str, jobs: int = 2,
 
 
 def fragments(arch: Arch) -> List[Path]:
-    return [CONFIGS / name for name in arch.fragments]
+    """The arch's own fragments, then those of its tests, in order, each once."""
+    names = [*arch.fragments, *(t.config for t in arch.tests if t.config)]
+    return [CONFIGS / name for name in dict.fromkeys(names)]
+
+
+def test_modules(arch: Arch) -> List[Path]:
+    """The directories under modules/ of the test modules the arch's tests load."""
+    return [TEST_MODULES / name for name in dict.fromkeys(m for t in arch.tests for m in t.modules)]
 
 
 def _fingerprint(paths: Sequence[Path], src: Path) -> str:
@@ -116,7 +123,7 @@ def inputs_key(base: str, series: Optional[Path], arch: Arch,
     digest = hashlib.sha256(f"{arch.name}\0{base}\0".encode())
     patches = dtree.series_patches(series) if series is not None else []
     inputs = [*patches, *fragments(arch), *([probe_fragment] if probe_fragment else []),
-              *sorted(p for p in TEST_MODULES.rglob("*") if p.is_file())]
+              *sorted(p for d in test_modules(arch) for p in d.rglob("*") if p.is_file())]
     for path in inputs:
         digest.update(path.name.encode() + b"\0" + path.read_bytes())
     digest.update(_compiler().encode())
@@ -193,9 +200,9 @@ def build(src: Path, out: Path, arch: Arch, jobs: int, dest: Path, key: str,
 
 
 def build_test_modules(src: Path, out: Path, arch: Arch, jobs: int) -> List[Path]:
-    """Each directory under qemu/modules/, copied beside O= and built with M=."""
+    """The test modules of the arch's tests, each copied beside O= and built with M=."""
     built = []
-    for moddir in sorted(p for p in TEST_MODULES.iterdir() if p.is_dir()):
+    for moddir in test_modules(arch):
         work = out.parent / f"{out.name}-{moddir.name}"
         work.mkdir(parents=True, exist_ok=True)
         for item in moddir.iterdir():
@@ -203,7 +210,8 @@ def build_test_modules(src: Path, out: Path, arch: Arch, jobs: int) -> List[Path
             if not dest.exists() or dest.read_bytes() != item.read_bytes():
                 shutil.copy2(item, dest)
         _make(out, out, arch, f"M={work}", "modules", jobs=jobs)
-        built.extend(sorted(work.glob("*.ko")))
-    if not built:
-        raise BuildError(f"no test module built under {TEST_MODULES}")
+        made = sorted(work.glob("*.ko"))
+        if not made:
+            raise BuildError(f"test module {moddir.name}: no .ko built in {work}")
+        built.extend(made)
     return built

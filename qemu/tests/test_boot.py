@@ -49,6 +49,59 @@ class FlavourTest(unittest.TestCase):
         self.assertIn(f"demagic.timeout={boot.GUEST_TIMEOUT}", plain[-1])
 
 
+class SeriesKernelsTest(unittest.TestCase):
+    """A series gets the tests that cover what it touches, and only their settings."""
+
+    def requested(self, arch) -> dict:
+        return kconfig.requested(kernel.fragments(arch))
+
+    def test_only_the_covering_tests_and_their_settings(self) -> None:
+        flavour = FLAVOURS["plain"].for_files(["drivers/net/slip/slip.c"])
+        self.assertEqual([a.name for a in flavour.archs], ["x86_64"])
+        (x86,) = flavour.archs
+        self.assertEqual([t.name for t in x86.tests], ["slip"])
+        wanted = self.requested(x86)
+        self.assertEqual(wanted.get("CONFIG_SLIP"), "m")
+        for other in ("CONFIG_OCFS2_FS", "CONFIG_L2TP", "CONFIG_AX25", "CONFIG_BLOCK"):
+            self.assertNotIn(other, wanted)
+        self.assertEqual(kernel.test_modules(x86), [])
+
+    def test_a_shared_header_keeps_both_arches(self) -> None:
+        flavour = FLAVOURS["debug"].for_files(["include/linux/fs.h", "fs/coda/psdev.c"])
+        self.assertEqual([[t.name for t in a.tests] for a in flavour.archs],
+                         [["fasync", "coda"], ["fasync"]])
+        self.assertEqual(self.requested(flavour.archs[0]).get("CONFIG_KASAN"), "y")
+
+    def test_the_probe_arch_stays_without_a_test(self) -> None:
+        flavour = FLAVOURS["plain"].for_files(["arch/x86/kernel/apm_32.c"])
+        self.assertEqual([(a.name, [t.name for t in a.tests]) for a in flavour.archs],
+                         [("x86_64", []), ("i386", ["apm"])])
+        self.assertEqual(self.requested(flavour.archs[1]).get("CONFIG_APM"), "y")
+
+    def test_a_test_module_comes_with_its_test(self) -> None:
+        (x86,) = FLAVOURS["plain"].for_files(["drivers/net/hamradio/hdlcdrv.c"]).archs
+        self.assertEqual([d.name for d in kernel.test_modules(x86)], ["hdlcloop"])
+        self.assertTrue((kernel.test_modules(x86)[0] / "Kbuild").is_file())
+
+    def test_each_test_alone_asks_for_its_symbols(self) -> None:
+        for flavour in FLAVOURS.values():
+            for arch in flavour.archs:
+                for test in arch.tests:
+                    alone = arch.for_files(test.sources)
+                    self.assertIn(test, alone.tests)
+                    wanted = self.requested(alone)
+                    for symbol in test.symbols:
+                        self.assertIn(wanted.get(symbol), ("y", "m"), (arch.name, test.name))
+
+    def test_the_kernel_key_follows_the_tests(self) -> None:
+        with tempfile.TemporaryDirectory() as tmp:
+            series = Path(tmp)
+            (series / "0001-x.patch").write_text("x\n")
+            keys = {kernel.inputs_key("base", series, X86_64.for_files(files))
+                    for files in (["drivers/net/slip/slip.c"], ["fs/coda/psdev.c"], [])}
+        self.assertEqual(len(keys), 3)
+
+
 class TimeoutTest(unittest.TestCase):
     def run_fake(self, script: str, cap: float, silence: float) -> boot.BootResult:
         with tempfile.TemporaryDirectory() as tmp:

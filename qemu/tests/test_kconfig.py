@@ -29,7 +29,7 @@ class ParseTest(unittest.TestCase):
             kconfig.parse("CONFIG_A=y\nSLIP=m\n", "frag")
 
     def test_shipped_fragments_parse(self) -> None:
-        for frag in CONFIGS.glob("*.config"):
+        for frag in CONFIGS.rglob("*.config"):
             self.assertTrue(kconfig.parse(frag.read_text(), str(frag)), frag)
 
 
