@@ -189,6 +189,9 @@ class InterruptTest(unittest.TestCase):
     def test_an_interrupt_leaves_no_process_behind(self) -> None:
         with tempfile.TemporaryDirectory() as tmp:
             pidfile = Path(tmp) / "pid"
+            # a shell's background job starts with SIGINT ignored: take it as a terminal would
+            previous = signal.signal(signal.SIGINT, signal.default_int_handler)
+            self.addCleanup(signal.signal, signal.SIGINT, previous)
             timer = threading.Timer(0.5, lambda: os.kill(os.getpid(), signal.SIGINT))
             timer.start()
             with self.assertRaises(KeyboardInterrupt):
