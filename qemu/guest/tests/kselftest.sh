@@ -14,11 +14,24 @@ t_plan $#
 share() {
 	mkdir -p /host &&
 	mount -t 9p -o trans=virtio,version=9p2000.L,ro hostroot /host || return 1
+	# a selftest directory under one of these (a tree in /tmp) is kept in view
+	i=0
+	while read -r dir _; do
+		i=$((i + 1))
+		mkdir -p "/kept/$i" && mount --bind "/host$dir" "/kept/$i" || return 1
+	done </tests/kselftest.list
 	for d in tmp run var/tmp var/run; do
 		if [ -d "/host/$d" ] && [ ! -L "/host/$d" ]; then
 			mount -t tmpfs tmpfs "/host/$d" || return 1
 		fi
 	done
+	i=0
+	while read -r dir _; do
+		i=$((i + 1))
+		if [ ! -d "/host$dir" ]; then
+			mkdir -p "/host$dir" && mount --bind "/kept/$i" "/host$dir" || return 1
+		fi
+	done </tests/kselftest.list
 	mount --bind /proc /host/proc && mount --bind /sys /host/sys &&
 	mount --bind /dev /host/dev && mount --bind /dev/pts /host/dev/pts
 }
