@@ -65,11 +65,19 @@ class Outcome:
             walk(r, (r.name,))
         return out
 
+    def unfinished(self) -> List[str]:
+        """The (sub)tests that gave no verdict, could not run or did not finish in their
+        time, each as "arch test: subtest: ... (status: why)".  A test judged only
+        against the kernel before is no evidence then, before or after the series."""
+        return [f"{self.arch.name} {': '.join(path)} ({r.status.value}"
+                + (f": {r.directive}" if r.directive else "") + ")"
+                for path, r in self.nodes().items() if r.status in ktap.UNFINISHED]
+
     @property
     def ok(self) -> bool:
         judged = [r for r in self.results if r.name not in self.compared()]
         return ktap.passed(judged, self.crashes) and bool(self.results) and \
-            not self.boot.timed_out
+            not self.boot.timed_out and not self.unfinished()
 
 
 def work_root(tr: dtree.Tree, flavour: Flavour = FLAVOURS["plain"]) -> Path:
@@ -190,7 +198,8 @@ def result_lines(outcomes: Sequence[Outcome]) -> List[str]:
             lines.append(f"  {r.status.value:8} {o.state:16} {o.arch.name:7} {r.name}")
             for s in r.subtests:
                 if s.status is not ktap.Status.PASS:
-                    lines.append(f"  {'':8} {'':16} {'':7}   {s.status.value}: {s.name}")
+                    lines.append(f"  {'':8} {'':16} {'':7}   {s.status.value}: {s.name}"
+                                 + (f" # {s.directive}" if s.directive else ""))
         for c in o.crashes[:5]:
             lines.append(f"  {'crash':8} {o.state:16} {o.arch.name:7} {c.strip()}")
         if o.boot.timed_out:
@@ -275,8 +284,12 @@ def cmd_run(args: argparse.Namespace) -> int:
         # the bug finders may report on code the series does not touch, in both kernels:
         # only what the kernel after reports anew counts
         worse += new_reports(before, after)
-        passed = not worse and all(o.results and not o.boot.timed_out for o in outcomes)
+        passed = not worse and all(o.results and not o.boot.timed_out and not o.unfinished()
+                                   for o in outcomes)
     print("\n".join(result_lines(outcomes)))
+    for o in outcomes:
+        for line in o.unfinished():
+            print(f"  no verdict {o.state}: {line}")
     for line in worse:
         print(f"  worse after the series: {line}")
     print("coverage:")
@@ -349,6 +362,15 @@ def report_json(tr: dtree.Tree, outcomes: Sequence[Outcome], rows: Sequence[cove
     return json.dumps(data, indent=2) + "\n"
 
 
+def require_verdicts(before: Sequence[Outcome]) -> None:
+    """Raise when a test gave no verdict on the pristine kernels: it could not run or did
+    not finish, so it cannot tell a mutant from the series either."""
+    blind = [u for o in before for u in o.unfinished()]
+    if blind:
+        print("\n".join(result_lines(before)))
+        raise DemagicError(f"no verdict on the kernel before the series: {'; '.join(blind)}")
+
+
 def cmd_mutant(args: argparse.Namespace) -> int:
     """Every mutant must make at least one test fail."""
     progress = Progress()
@@ -363,6 +385,7 @@ def cmd_mutant(args: argparse.Namespace) -> int:
     # and make boot-test finds them kept
     before = boot_all(tr, build_kernels(tr, None, "before", args.jobs, progress, probed,
                                         flavour), "before", progress)
+    require_verdicts(before)
     for name in mutant.MUTANTS:
         mut = mutant.make(sub.patches, name, root / f"mutant-{name}")
         progress.step(f"mutant {name}: {len(mut.mutated)} patch(es) mutated")

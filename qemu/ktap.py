@@ -21,6 +21,13 @@ class Status(enum.Enum):
     FAIL = "not ok"
     SKIP = "skipped"
     CRASHED = "crashed"
+    # KTAP's directives for a test that gave no verdict: it could not run (its
+    # environment failed), or it did not finish in its time
+    ERROR = "error"
+    TIMEOUT = "timed out"
+
+
+UNFINISHED = (Status.ERROR, Status.TIMEOUT)
 
 
 @dataclass
@@ -31,6 +38,7 @@ class Result:
     subtests: List["Result"] = field(default_factory=list)
     diagnostics: List[str] = field(default_factory=list)
     crashes: List[str] = field(default_factory=list)
+    directive: str = ""     # what followed "#" on the result line
 
 
 def strip_prefix(line: str) -> str:
@@ -39,9 +47,10 @@ def strip_prefix(line: str) -> str:
 
 
 def _status(not_ok: Optional[str], directive: Optional[str]) -> Status:
+    word = (directive or "").split(maxsplit=1)[0].upper() if (directive or "").strip() else ""
     if not_ok:
-        return Status.FAIL
-    if directive and directive.upper().startswith("SKIP"):
+        return {"ERROR": Status.ERROR, "TIMEOUT": Status.TIMEOUT}.get(word, Status.FAIL)
+    if word.startswith("SKIP"):
         return Status.SKIP
     return Status.PASS
 
@@ -69,7 +78,8 @@ def _parse_level(lines: Sequence[str]) -> _Doc:
             doc.plan = int(plan.group(1))
         elif res:
             result = Result(res.group(3) or f"test {res.group(2)}",
-                            _status(res.group(1), res.group(4)))
+                            _status(res.group(1), res.group(4)),
+                            directive=(res.group(4) or "").strip())
             _attach(result, doc.pending)
             doc.results.append(result)
             doc.pending = []

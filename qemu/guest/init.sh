@@ -35,7 +35,7 @@ n=0
 for t in $tests; do
 	n=$((n + 1))
 	if [ ! -f "/tests/$t.sh" ]; then
-		echo "not ok $n - $t # no such test in the initramfs"
+		echo "not ok $n - $t # ERROR no such test in the initramfs"
 		continue
 	fi
 	own=$(arg limits | tr , '\n' | sed -n "s/^$t://p")
@@ -49,7 +49,7 @@ for t in $tests; do
 	if [ "$rc" -eq 0 ]; then
 		echo "ok $n - $t"
 	elif [ "$rc" -eq 143 ]; then
-		echo "not ok $n - $t # timed out after ${own:-${limit:-60}} s"
+		echo "not ok $n - $t # TIMEOUT after ${own:-${limit:-60}} s"
 	else
 		echo "not ok $n - $t"
 	fi

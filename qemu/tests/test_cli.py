@@ -8,6 +8,7 @@ import unittest
 from pathlib import Path
 from unittest import mock
 
+from demagic.proc import DemagicError
 from demagic.tree import Tree
 from qemu import cli, kernel, ktap
 from qemu.archs import X86_64, GuestTest
@@ -84,6 +85,28 @@ class OutcomeTest(unittest.TestCase):
         # a test that is not compared-only still fails the run by itself
         plain = cli.Outcome("after", X86_64, [ktap.Result("kselftest", ktap.Status.FAIL)], [], boot)
         self.assertFalse(plain.ok)
+
+    def test_a_compared_test_without_verdict_fails_the_run(self) -> None:
+        boot = BootResult("", 1.0, "", Path("console.log"))
+        own = GuestTest("kselftest", ("net/l2tp/",), compare=True)
+
+        def state(label: str, script: ktap.Result) -> cli.Outcome:
+            ks = ktap.Result("kselftest", ktap.Status.FAIL, [script])
+            return cli.Outcome(label, X86_64, [ktap.Result("slip", ktap.Status.PASS), ks], [],
+                               boot, (own,))
+        failed = state("before", ktap.Result("net/l2tp.sh", ktap.Status.FAIL))
+        self.assertTrue(failed.ok)
+        self.assertEqual(failed.unfinished(), [])
+        cli.require_verdicts([failed])
+        for status, directive in ((ktap.Status.ERROR, "ERROR no host userland over 9p"),
+                                  (ktap.Status.TIMEOUT, "TIMEOUT after 240 s")):
+            blind = state("before", ktap.Result("net/l2tp.sh", status, directive=directive))
+            self.assertFalse(blind.ok)
+            self.assertEqual(blind.unfinished(),
+                             [f"x86_64 kselftest: net/l2tp.sh ({status.value}: {directive})"])
+            with contextlib.redirect_stdout(io.StringIO()):
+                with self.assertRaisesRegex(DemagicError, "no verdict on the kernel before"):
+                    cli.require_verdicts([blind])
 
     def test_debug_reports_count_only_when_new(self) -> None:
         boot = BootResult("", 1.0, "", Path("console.log"))

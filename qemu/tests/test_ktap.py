@@ -82,6 +82,18 @@ class ParseTest(unittest.TestCase):
         self.assertEqual(results[0].status, Status.CRASHED)
         self.assertFalse(ktap.passed(results, crashes))
 
+    def test_no_verdict_directives(self) -> None:
+        console = ("KTAP version 1\n1..4\nnot ok 1 - a # ERROR no host userland over 9p\n"
+                   "not ok 2 - b # TIMEOUT after 240 s\nnot ok 3 - c # exit status 1\n"
+                   "ok 4 - d # SKIP no modem\n")
+        results, _ = ktap.parse(console, ["a", "b", "c", "d"])
+        self.assertEqual([r.status for r in results],
+                         [Status.ERROR, Status.TIMEOUT, Status.FAIL, Status.SKIP])
+        self.assertEqual(results[0].directive, "ERROR no host userland over 9p")
+        self.assertEqual(results[2].directive, "exit status 1")
+        self.assertFalse(ktap.passed(results[:1], []))
+        self.assertFalse(ktap.passed(results[1:2], []))
+
     def test_skip_directive(self) -> None:
         results, _ = ktap.parse("KTAP version 1\n1..1\nok 1 - coda # SKIP no module\n", ["coda"])
         self.assertEqual(results[0].status, Status.SKIP)
