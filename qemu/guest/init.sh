@@ -40,8 +40,14 @@ for t in $tests; do
 	fi
 	own=$(arg limits | tr , '\n' | sed -n "s/^$t://p")
 	read -r t0 _ </proc/uptime
+	# the test's output comes after it ends: meanwhile a line every 30 s tells
+	# the host, which stops a guest silent for 90 s, that it is still alive
+	(while sleep 30; do echo "# $t: still running"; done) &
+	beat=$!
 	timeout "${own:-${limit:-60}}" sh "/tests/$t.sh" >"/tmp/ktap-$t.log" 2>&1
 	rc=$?
+	kill "$beat"
+	wait "$beat" 2>/dev/null
 	read -r t1 _ </proc/uptime
 	reap
 	sed 's/^/    /' "/tmp/ktap-$t.log"
