@@ -74,10 +74,14 @@ class Outcome:
                 for path, r in self.nodes().items() if r.status in ktap.UNFINISHED]
 
     @property
+    def complete(self) -> bool:
+        """The boot gave results, was not stopped by the host, and every test a verdict."""
+        return bool(self.results) and not self.boot.timed_out and not self.unfinished()
+
+    @property
     def ok(self) -> bool:
         judged = [r for r in self.results if r.name not in self.compared()]
-        return ktap.passed(judged, self.crashes) and bool(self.results) and \
-            not self.boot.timed_out and not self.unfinished()
+        return ktap.passed(judged, self.crashes) and self.complete
 
 
 def work_root(tr: dtree.Tree, flavour: Flavour = FLAVOURS["plain"]) -> Path:
@@ -284,8 +288,7 @@ def cmd_run(args: argparse.Namespace) -> int:
         # the bug finders may report on code the series does not touch, in both kernels:
         # only what the kernel after reports anew counts
         worse += new_reports(before, after)
-        passed = not worse and all(o.results and not o.boot.timed_out and not o.unfinished()
-                                   for o in outcomes)
+        passed = not worse and all(o.complete for o in outcomes)
     print("\n".join(result_lines(outcomes)))
     for o in outcomes:
         for line in o.unfinished():

@@ -46,8 +46,8 @@ def strip_prefix(line: str) -> str:
     return PRINTK_PREFIX.sub("", line.rstrip("\r\n").replace("\r", ""), count=1)
 
 
-def _status(not_ok: Optional[str], directive: Optional[str]) -> Status:
-    word = (directive or "").split(maxsplit=1)[0].upper() if (directive or "").strip() else ""
+def _status(not_ok: Optional[str], directive: str) -> Status:
+    word = next(iter(directive.split()), "").upper()
     if not_ok:
         return {"ERROR": Status.ERROR, "TIMEOUT": Status.TIMEOUT}.get(word, Status.FAIL)
     if word.startswith("SKIP"):
@@ -77,9 +77,9 @@ def _parse_level(lines: Sequence[str]) -> _Doc:
         if plan and doc.plan < 0:
             doc.plan = int(plan.group(1))
         elif res:
+            directive = (res.group(4) or "").strip()
             result = Result(res.group(3) or f"test {res.group(2)}",
-                            _status(res.group(1), res.group(4)),
-                            directive=(res.group(4) or "").strip())
+                            _status(res.group(1), directive), directive=directive)
             _attach(result, doc.pending)
             doc.results.append(result)
             doc.pending = []
