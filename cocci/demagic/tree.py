@@ -315,13 +315,18 @@ def worktree(tree: Tree, name: str, series: Optional[Path] = None,
         raise DemagicError(f"cannot set up the work copy {path} of {tree.name} "
                            f"({exc.output.strip().splitlines()[-1] if exc.output.strip() else exc}); "
                            "make clean removes the work copies") from exc
-    patches = series_patches(series) if series is not None else []
-    for patch in patches[:upto]:
-        res = run(["git", "-C", str(path), "am", "-q", str(patch.resolve())],
-                  env=GIT_ENV, check=False)
-        if res.returncode != 0:
-            _git(path, "am", "--abort", check=False)
-            raise DemagicError(f"{patch.name}: does not apply to {tree.name}")
+    patches = (series_patches(series) if series is not None else [])[:upto]
+    if not patches:
+        return path
+    # one git am for the whole series (a process per patch costs seconds); where it
+    # stops, the commits it made tell which patch did not apply
+    res = run(["git", "-C", str(path), "am", "-q", *[str(p.resolve()) for p in patches]],
+              env=GIT_ENV, check=False)
+    if res.returncode != 0:
+        applied = int(_git(path, "rev-list", "--count", f"{tree.base}..HEAD").strip() or 0)
+        _git(path, "am", "--abort", check=False)
+        culprit = patches[min(applied, len(patches) - 1)]
+        raise DemagicError(f"{culprit.name}: does not apply to {tree.name}")
     return path
 
 

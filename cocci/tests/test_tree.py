@@ -205,3 +205,41 @@ class InterruptTest(unittest.TestCase):
 
 if __name__ == "__main__":
     unittest.main()
+
+
+class WorktreeSeriesTest(TreeCase):
+    """A series is applied to a worktree whole, or the patch that does not apply is named."""
+
+    def series(self, kdir: Path, break_at: int = 0) -> Path:
+        dev = self.tmp / "dev"
+        run(["git", "clone", "-q", str(kdir), str(dev)])
+        for n, text in enumerate(["int foo = 1;\n", "int foo = 2;\n", "int foo = 3;\n"], 1):
+            commit(dev, "drivers/foo/foo.c", text)
+        out = self.tmp / "series"
+        run(["git", "-C", str(dev), "format-patch", "-q", "-o", str(out), "HEAD~3"])
+        if break_at:
+            patch = sorted(out.glob(f"{break_at:04d}-*.patch"))[0]
+            patch.write_text(patch.read_text().replace(f"-int foo = {break_at - 1};",
+                                                       "-int foo = 9;"))
+        return out
+
+    def test_the_whole_series_applies(self) -> None:
+        kdir = self.user_tree()
+        t = trees.pristine(kdir, QUIET)
+        series_dir = self.series(kdir)
+        work = trees.worktree(t, "series", series_dir)
+        self.assertEqual((work / "drivers/foo/foo.c").read_text(), "int foo = 3;\n")
+        self.assertEqual(run(["git", "-C", str(work), "rev-list", "--count", f"{t.base}..HEAD"])
+                         .stdout.strip(), "3")
+        work = trees.worktree(t, "series", series_dir, upto=1)
+        self.assertEqual((work / "drivers/foo/foo.c").read_text(), "int foo = 1;\n")
+
+    def test_the_patch_that_does_not_apply_is_named(self) -> None:
+        kdir = self.user_tree()
+        t = trees.pristine(kdir, QUIET)
+        series_dir = self.series(kdir, break_at=2)
+        with self.assertRaisesRegex(DemagicError, r"^0002-more\.patch: does not apply to linux$"):
+            trees.worktree(t, "series", series_dir)
+        # the worktree is left usable: the next run applies what it is given
+        work = trees.worktree(t, "series", series_dir, upto=1)
+        self.assertEqual((work / "drivers/foo/foo.c").read_text(), "int foo = 1;\n")
