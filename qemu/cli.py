@@ -11,6 +11,7 @@ import shutil
 import statistics
 import sys
 import time
+from concurrent.futures import Future, ThreadPoolExecutor
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Callable, Dict, List, Optional, Sequence, Tuple
@@ -116,13 +117,17 @@ def probing(tr: dtree.Tree, parsed: Sequence[Patch], flavour: Flavour) -> Probin
 
 def build_kernels(tr: dtree.Tree, series: Optional[Path], label: str, jobs: int,
                   progress: Progress, probed: Probing,
-                  flavour: Flavour = FLAVOURS["plain"]) -> List[kernel.Build]:
+                  flavour: Flavour = FLAVOURS["plain"],
+                  ready: Callable[[kernel.Build], object] = lambda b: None) -> List[kernel.Build]:
     """Every arch's kernel for the tree with series applied (None: pristine), kept as <arch>-<label>.
 
     A kept kernel made from the same inputs is reused; the others are built
     incrementally in the arch's one O= directory, from whatever state it holds.
+    ready is called with each arch's kernel, in the flavour's order, as soon as it is
+    there: the caller may boot it while the next one builds.
     """
-    builds, todo = {}, []
+    builds: Dict[str, kernel.Build] = {}
+    todo: Dict[str, Tuple[Path, str]] = {}
     def frag(arch: Arch) -> Optional[Path]:
         return probed.fragment if probed is not None and probed.arch == arch else None
 
@@ -135,16 +140,42 @@ def build_kernels(tr: dtree.Tree, series: Optional[Path], label: str, jobs: int,
             progress.step(f"{label}: {arch.name} kernel unchanged, kept in {dest}")
             builds[arch.name] = hit
         else:
-            todo.append((arch, dest, key))
-    if todo:
-        src = trees.sync(tr, BOOT_WORKTREE, series, root)
-        for arch, dest, key in todo:
+            todo[arch.name] = (dest, key)
+    src = trees.sync(tr, BOOT_WORKTREE, series, root) if todo else None
+    for arch in flavour.archs:
+        if arch.name in todo and src is not None:
+            dest, key = todo[arch.name]
             out = root / arch.name
             progress.step(f"{label}: building {arch.name} kernel in {out}")
             builds[arch.name] = kernel.build(
                 src, out, arch, jobs, dest, key,
                 probed.plan if probed is not None and probed.arch == arch else None, frag(arch))
+        ready(builds[arch.name])
     return [builds[arch.name] for arch in flavour.archs]
+
+
+class Boots:
+    """Boots on a thread of their own, one at a time in the order asked, while the main
+    thread builds the next kernels (a boot takes one core).  Nothing a boot reads is
+    rewritten meanwhile: the kernel's kept copy, its initramfs, the pristine tree's
+    selftests.  On an error, the boots not started are dropped."""
+
+    def __init__(self, tr: dtree.Tree, progress: Progress) -> None:
+        self.tr, self.progress = tr, progress
+        self.pool = ThreadPoolExecutor(max_workers=1, thread_name_prefix="boot")
+
+    def __enter__(self) -> "Boots":
+        return self
+
+    def __exit__(self, kind: object, *_: object) -> None:
+        self.pool.shutdown(wait=True, cancel_futures=kind is not None)
+
+    def boot(self, built: kernel.Build, label: str,
+             pace: Optional[Sequence["Future[Outcome]"]] = None) -> "Future[Outcome]":
+        """Boot built; pace: the pristine kernels' boots, asked for before this one."""
+        return self.pool.submit(lambda: boot_all(
+            self.tr, [built], label, self.progress,
+            pace=[f.result() for f in pace] if pace is not None else None)[0])
 
 
 def boot_all(tr: dtree.Tree, builds: Sequence[kernel.Build], label: str,
@@ -270,10 +301,13 @@ def cmd_run(args: argparse.Namespace) -> int:
     flavour = kernels_for(sub, args.flavour)
     root = work_root(tr, flavour)
     probed = probing(tr, sub.patches, flavour)
-    kernels = {state: build_kernels(tr, series if state == "after" else None, state,
-                                    args.jobs, progress, probed, flavour) for state in STATES}
-    for state in STATES:
-        outcomes += boot_all(tr, kernels[state], state, progress)
+    with Boots(tr, progress) as boots:
+        booting: List["Future[Outcome]"] = []
+        for state in STATES:
+            build_kernels(tr, series if state == "after" else None, state, args.jobs, progress,
+                          probed, flavour,
+                          ready=lambda b, state=state: booting.append(boots.boot(b, state)))
+        outcomes += [f.result() for f in booting]
     mutants = coverage.load_mutants(root / MUTANTS_FILE, series_digest(patches))
     ran = [r for o in outcomes if o.state == "after" for r in o.ran()]
     built = [b for o in outcomes if o.state == "after"
@@ -385,29 +419,41 @@ def cmd_mutant(args: argparse.Namespace) -> int:
     root = work_root(tr, flavour)
     probed = probing(tr, sub.patches, flavour)
     # the pristine kernels first: each mutant then rebuilds only the C files it changes,
-    # and make boot-test finds them kept
-    before = boot_all(tr, build_kernels(tr, None, "before", args.jobs, progress, probed,
-                                        flavour), "before", progress)
-    require_verdicts(before)
-    for name in mutant.MUTANTS:
-        mut = mutant.make(sub.patches, name, root / f"mutant-{name}")
-        progress.step(f"mutant {name}: {len(mut.mutated)} patch(es) mutated")
-        label = f"mutant-{name}"
-        outcomes = boot_all(tr, build_kernels(tr, mut.series, label, args.jobs, progress, probed,
-                                              flavour), label, progress, pace=before)
-        # a test catches a mutant where something it checks passes without the series and
-        # not with the mutant (or the kernel crashes)
-        lost = regressions(before, outcomes)
-        failing = list(dict.fromkeys([f"{arch}:{path[0]}" for arch, path, _ in lost]
-                                     + [f"{o.arch.name}:crash" for o in outcomes if o.crashes]))
-        caught[name] = {"mutated": mut.mutated, "failing": failing,
-                        "lost": [[arch, *path] for arch, path, _ in lost]}
-        print("\n".join(result_lines(outcomes)))
-        if failing:
-            print(f"mutant {name}: caught by {', '.join(failing)}")
-        else:
-            print(f"mutant {name}: SURVIVED, no test failed")
-            survivors.append(name)
+    # and make boot-test finds them kept.  Each kernel boots while the next one builds.
+    with Boots(tr, progress) as boots:
+        pristine: List["Future[Outcome]"] = []
+        build_kernels(tr, None, "before", args.jobs, progress, probed, flavour,
+                      ready=lambda b: pristine.append(boots.boot(b, "before")))
+        booting: Dict[str, List["Future[Outcome]"]] = {}
+        mutated: Dict[str, List[str]] = {}
+        before: List[Outcome] = []
+        for name in mutant.MUTANTS:
+            mut = mutant.make(sub.patches, name, root / f"mutant-{name}")
+            progress.step(f"mutant {name}: {len(mut.mutated)} patch(es) mutated")
+            label = f"mutant-{name}"
+            mutated[name] = mut.mutated
+            futures = booting.setdefault(name, [])
+            build_kernels(tr, mut.series, label, args.jobs, progress, probed, flavour,
+                          ready=lambda b, label=label, futures=futures:
+                          futures.append(boots.boot(b, label, pace=pristine)))
+            if not before:      # booted while the first mutant built
+                before = [f.result() for f in pristine]
+                require_verdicts(before)
+        for name in mutant.MUTANTS:
+            outcomes = [f.result() for f in booting[name]]
+            # a test catches a mutant where something it checks passes without the series
+            # and not with the mutant (or the kernel crashes)
+            lost = regressions(before, outcomes)
+            failing = list(dict.fromkeys([f"{arch}:{path[0]}" for arch, path, _ in lost]
+                                         + [f"{o.arch.name}:crash" for o in outcomes if o.crashes]))
+            caught[name] = {"mutated": mutated[name], "failing": failing,
+                            "lost": [[arch, *path] for arch, path, _ in lost]}
+            print("\n".join(result_lines(outcomes)))
+            if failing:
+                print(f"mutant {name}: caught by {', '.join(failing)}")
+            else:
+                print(f"mutant {name}: SURVIVED, no test failed")
+                survivors.append(name)
     write_atomic(root / MUTANTS_FILE, json.dumps(
         {"series_digest": series_digest(patches), "mutants": caught}, indent=2) + "\n")
     return 1 if survivors else 0

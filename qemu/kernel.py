@@ -24,6 +24,7 @@ KEY_FILE = "inputs.sha256"
 RELEASE_FILE = "release"
 CCACHE_CC = "ccache gcc"   # with ccache installed every build goes through it (demagic.ccache)
 TESTS_FILE = "tests"     # the guest tests whose Kconfig symbols this kernel has
+KEPT_FORMAT = "2"        # what a kept kernel holds beside its image; a change rebuilds them
 
 
 class BuildError(DemagicError):
@@ -120,7 +121,7 @@ def inputs_key(base: str, series: Optional[Path], arch: Arch,
                probe_fragment: Optional[Path] = None) -> str:
     """What a kernel build depends on: tree commit, series, fragments (the probe's too),
     test modules, compiler."""
-    digest = hashlib.sha256(f"{arch.name}\0{base}\0".encode())
+    digest = hashlib.sha256(f"{KEPT_FORMAT}\0{arch.name}\0{base}\0".encode())
     patches = dtree.series_patches(series) if series is not None else []
     inputs = [*patches, *fragments(arch), *([probe_fragment] if probe_fragment else []),
               *sorted(p for d in test_modules(arch) for p in d.rglob("*") if p.is_file())]
@@ -192,7 +193,9 @@ def build(src: Path, out: Path, arch: Arch, jobs: int, dest: Path, key: str,
         results = probe.built(plan, src, out / ".config")
         (tmp / probe.LIST).write_text(probe.list_text(results))
         (tmp / probe.REPORT).write_text(probe.report_text(plan, results))
-        (tmp / selftests.LIST).write_text(selftests.list_text(plan.selftests, src))
+        # the scripts of the pristine tree, the same for every state: the boot worktree is
+        # rewritten for the next state while this kernel boots
+        (tmp / selftests.LIST).write_text(selftests.list_text(plan.selftests, plan.tree))
     (tmp / KEY_FILE).write_text(key + "\n")
     shutil.rmtree(dest, ignore_errors=True)
     tmp.rename(dest)

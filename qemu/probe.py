@@ -42,6 +42,7 @@ class Target:
 
 @dataclass
 class Plan:
+    tree: Path = Path(".")    # the pristine tree the plan was read from; its selftests run
     targets: List[Target] = field(default_factory=list)
     fragment: Dict[str, str] = field(default_factory=dict)   # CONFIG_X -> y|m
     unplanned: Dict[Tuple[str, str], str] = field(default_factory=dict)  # (patch, path) -> why
@@ -61,7 +62,7 @@ def plan(patches: Sequence[Patch], tree: Path, arch: Arch,
          static: Dict[str, str]) -> Plan:
     """What to build for the probe on arch; static (the arch's own fragments) wins
     wherever it sets a symbol to y or m."""
-    out = Plan()
+    out = Plan(tree)
     reader = Reader(tree, _srcarch(arch))
     srcarch = _srcarch(arch)
     known = {k[len("CONFIG_"):]: v for k, v in static.items()}

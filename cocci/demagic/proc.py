@@ -162,5 +162,6 @@ class Progress:
         return time.monotonic() - self.start
 
     def step(self, message: str) -> None:
-        if not self.quiet:
-            print(f"  [{self.elapsed():6.1f}s] {message}", file=sys.stderr, flush=True)
+        if not self.quiet:     # one write: steps may come from more than one thread
+            sys.stderr.write(f"  [{self.elapsed():6.1f}s] {message}\n")
+            sys.stderr.flush()

@@ -4,14 +4,16 @@
 import contextlib
 import io
 import tempfile
+import threading
+import time
 import unittest
 from pathlib import Path
 from unittest import mock
 
-from demagic.proc import DemagicError
+from demagic.proc import DemagicError, Progress
 from demagic.tree import Tree
 from qemu import cli, kernel, ktap
-from qemu.archs import X86_64, GuestTest
+from qemu.archs import I386, X86_64, Flavour, GuestTest
 from qemu.boot import BootResult
 
 def approx(value: float) -> object:
@@ -22,6 +24,7 @@ def approx(value: float) -> object:
     return Approx()
 
 
+QUIET = Progress(quiet=True)
 FAKE_TREE = Tree("linux-test", Path("/nonexistent"), "0" * 40, "6.1.0", False)
 
 
@@ -157,3 +160,95 @@ class OutcomeTest(unittest.TestCase):
 
 if __name__ == "__main__":
     unittest.main()
+
+
+def fake_build(arch, label: str) -> kernel.Build:
+    out = Path(f"/nonexistent/{arch.name}-{label}")
+    return kernel.Build(arch, out, out / "image", out / "modroot", "6.1.0")
+
+
+class BootsTest(unittest.TestCase):
+    """Each kernel boots while the next one builds, one boot at a time, in order."""
+
+    def test_a_boot_runs_while_the_main_thread_goes_on(self) -> None:
+        started, go_on = threading.Event(), threading.Event()
+        order = []
+
+        def boot_all(tr, builds, label, progress, pace=None):
+            order.append(label)
+            started.set()
+            self.assertTrue(go_on.wait(10), "the main thread was not running meanwhile")
+            return [label]
+
+        with mock.patch.object(cli, "boot_all", side_effect=boot_all):
+            with cli.Boots(FAKE_TREE, QUIET) as boots:
+                first = boots.boot(fake_build(X86_64, "before"), "before")
+                second = boots.boot(fake_build(X86_64, "after"), "after")
+                self.assertTrue(started.wait(10))
+                go_on.set()          # only reached while the first boot waits for it
+                self.assertEqual([first.result(10), second.result(10)], ["before", "after"])
+        self.assertEqual(order, ["before", "after"])
+
+    def test_a_mutant_boot_is_paced_by_the_pristine_ones(self) -> None:
+        paces = []
+
+        def boot_all(tr, builds, label, progress, pace=None):
+            paces.append(pace)
+            return [f"{label}-outcome"]
+
+        with mock.patch.object(cli, "boot_all", side_effect=boot_all):
+            with cli.Boots(FAKE_TREE, QUIET) as boots:
+                pristine = [boots.boot(fake_build(X86_64, "before"), "before")]
+                boots.boot(fake_build(X86_64, "mutant"), "mutant", pace=pristine).result(10)
+        self.assertEqual(paces, [None, ["before-outcome"]])
+
+    def test_an_error_drops_the_boots_not_started(self) -> None:
+        release = threading.Event()
+        ran = []
+
+        def boot_all(tr, builds, label, progress, pace=None):
+            ran.append(label)
+            release.wait(10)
+            return [label]
+
+        with mock.patch.object(cli, "boot_all", side_effect=boot_all):
+            with self.assertRaisesRegex(DemagicError, "build failed"):
+                with cli.Boots(FAKE_TREE, QUIET) as boots:
+                    boots.boot(fake_build(X86_64, "before"), "before")
+                    boots.boot(fake_build(X86_64, "after"), "after")
+                    while not ran:
+                        time.sleep(0.01)
+                    release.set()
+                    raise DemagicError("build failed")
+        self.assertEqual(ran, ["before"])
+
+
+class BuildKernelsTest(unittest.TestCase):
+    """Each arch's kernel is handed on as soon as it is there, kept or built."""
+
+    def run_build(self, kept: set) -> tuple:
+        flavour = Flavour("plain", (X86_64, I386))
+        events = []
+        cached = lambda arch, dest, key: fake_build(arch, "kept") if arch.name in kept else None
+
+        def build(src, out, arch, jobs, dest, key, plan, frag):
+            events.append(f"build {arch.name}")
+            return fake_build(arch, "built")
+
+        with mock.patch.object(cli.kernel, "inputs_key", return_value="k"), \
+                mock.patch.object(cli.kernel, "cached", side_effect=cached), \
+                mock.patch.object(cli.kernel, "build", side_effect=build), \
+                mock.patch.object(cli.trees, "sync",
+                                  side_effect=lambda *a: events.append("sync") or Path("/wt")):
+            got = cli.build_kernels(FAKE_TREE, None, "before", 2, QUIET, None, flavour,
+                                    ready=lambda b: events.append(f"ready {b.out.name}"))
+        return events, [b.out.name for b in got]
+
+    def test_built_and_kept_kernels_in_the_flavours_order(self) -> None:
+        events, got = self.run_build(kept={"x86_64"})
+        self.assertEqual(events, ["sync", "ready x86_64-kept", "build i386", "ready i386-built"])
+        self.assertEqual(got, ["x86_64-kept", "i386-built"])
+
+    def test_nothing_to_build_touches_no_worktree(self) -> None:
+        events, _ = self.run_build(kept={"x86_64", "i386"})
+        self.assertEqual(events, ["ready x86_64-kept", "ready i386-kept"])
