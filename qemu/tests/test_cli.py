@@ -222,6 +222,20 @@ class BootsTest(unittest.TestCase):
                     raise DemagicError("build failed")
         self.assertEqual(ran, ["before"])
 
+    def test_without_overlap_the_boot_is_over_on_return(self) -> None:
+        threads = []
+
+        def boot_all(tr, builds, label, progress, pace=None):
+            threads.append(threading.current_thread())
+            return [label]
+
+        with mock.patch.object(cli, "boot_all", side_effect=boot_all):
+            with cli.Boots(FAKE_TREE, QUIET, overlap=False) as boots:
+                done = boots.boot(fake_build(X86_64, "before"), "before")
+                self.assertTrue(done.done())
+        self.assertEqual(threads, [threading.current_thread()])
+        self.assertEqual(done.result(), "before")
+
 
 class BuildKernelsTest(unittest.TestCase):
     """Each arch's kernel is handed on as soon as it is there, kept or built."""
