@@ -143,7 +143,7 @@ def build_kernels(tr: dtree.Tree, series: Optional[Path], label: str, jobs: int,
             todo[arch.name] = (dest, key)
     src = trees.sync(tr, BOOT_WORKTREE, series, root) if todo else None
     for arch in flavour.archs:
-        if arch.name in todo and src is not None:
+        if src is not None and arch.name in todo:
             dest, key = todo[arch.name]
             out = root / arch.name
             progress.step(f"{label}: building {arch.name} kernel in {out}")
@@ -175,8 +175,8 @@ class Boots:
         """Boot built; pace: the pristine kernels' boots, asked for before this one.
         Without overlap (make bench's previous design), the boot is over on return."""
         def go() -> Outcome:
-            return boot_all(self.tr, [built], label, self.progress,
-                            pace=[f.result() for f in pace] if pace is not None else None)[0]
+            return boot_kernel(self.tr, built, label, self.progress,
+                               pace=[f.result() for f in pace] if pace is not None else None)
         if self.overlap:
             return self.pool.submit(go)
         done: "Future[Outcome]" = Future()
@@ -184,14 +184,13 @@ class Boots:
         return done
 
 
-def boot_all(tr: dtree.Tree, builds: Sequence[kernel.Build], label: str,
-             progress: Progress, pace: Optional[Sequence[Outcome]] = None) -> List[Outcome]:
-    """Boot each kernel; pace: the pristine kernels' boots, whose test durations bound
-    these (a mutant that makes a test hang is caught without waiting its full timeout)."""
+def boot_kernel(tr: dtree.Tree, built: kernel.Build, label: str, progress: Progress,
+                pace: Optional[Sequence[Outcome]] = None) -> Outcome:
+    """Boot one kernel; pace: the pristine kernels' boots, whose test durations bound
+    this one's (a mutant that makes a test hang is caught without waiting its full timeout)."""
     seen = {o.arch.name: o.durations() for o in pace or []}
-    return [boot_once(b, initramfs.build(b, tr.repo, dtree.BUILD / "qemu"), label, progress,
-                      limits=_paced(b, seen.get(b.arch.name, {})) if pace else None)
-            for b in builds]
+    return boot_once(built, initramfs.build(built, tr.repo, dtree.BUILD / "qemu"), label,
+                     progress, limits=_paced(built, seen.get(built.arch.name, {})) if pace else None)
 
 
 # A test may take this many times as long as on the pristine kernel, plus the slack.
@@ -307,7 +306,7 @@ def cmd_run(args: argparse.Namespace) -> int:
     flavour = kernels_for(sub, args.flavour)
     root = work_root(tr, flavour)
     probed = probing(tr, sub.patches, flavour)
-    with Boots(tr, progress, overlap=getattr(args, "overlap", True)) as boots:
+    with Boots(tr, progress, overlap=args.overlap) as boots:
         booting: List["Future[Outcome]"] = []
         for state in STATES:
             build_kernels(tr, series if state == "after" else None, state, args.jobs, progress,
@@ -470,7 +469,7 @@ def cmd_bench(args: argparse.Namespace) -> int:
     sub = resolve(args)
     tr, series = sub.tree, sub.series
     run_args = argparse.Namespace(kdir=args.kdir, tree=args.tree, series=series, report=None,
-                                  jobs=args.jobs, flavour=args.flavour)
+                                  jobs=args.jobs, flavour=args.flavour, overlap=True)
     flavour = kernels_for(sub, args.flavour)
     root = work_root(tr, flavour)
     figures: Dict[str, float] = {}
@@ -554,6 +553,7 @@ def parser() -> argparse.ArgumentParser:
     run = sub.add_parser("run", help="build, boot and test before and after the series")
     add_tree_opts(run)
     run.add_argument("--report", type=Path, help="Markdown report (default build/qemu/<tree>/report.md)")
+    run.set_defaults(overlap=True)      # False only in bench: the boots after the builds
     mut = sub.add_parser("mutant", help="the tests must catch deliberately wrong series")
     add_tree_opts(mut)
     bench = sub.add_parser("bench", help="print build and boot times")

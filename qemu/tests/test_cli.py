@@ -174,13 +174,13 @@ class BootsTest(unittest.TestCase):
         started, go_on = threading.Event(), threading.Event()
         order = []
 
-        def boot_all(tr, builds, label, progress, pace=None):
+        def boot_kernel(tr, built, label, progress, pace=None):
             order.append(label)
             started.set()
             self.assertTrue(go_on.wait(10), "the main thread was not running meanwhile")
-            return [label]
+            return label
 
-        with mock.patch.object(cli, "boot_all", side_effect=boot_all):
+        with mock.patch.object(cli, "boot_kernel", side_effect=boot_kernel):
             with cli.Boots(FAKE_TREE, QUIET) as boots:
                 first = boots.boot(fake_build(X86_64, "before"), "before")
                 second = boots.boot(fake_build(X86_64, "after"), "after")
@@ -192,11 +192,11 @@ class BootsTest(unittest.TestCase):
     def test_a_mutant_boot_is_paced_by_the_pristine_ones(self) -> None:
         paces = []
 
-        def boot_all(tr, builds, label, progress, pace=None):
+        def boot_kernel(tr, built, label, progress, pace=None):
             paces.append(pace)
-            return [f"{label}-outcome"]
+            return f"{label}-outcome"
 
-        with mock.patch.object(cli, "boot_all", side_effect=boot_all):
+        with mock.patch.object(cli, "boot_kernel", side_effect=boot_kernel):
             with cli.Boots(FAKE_TREE, QUIET) as boots:
                 pristine = [boots.boot(fake_build(X86_64, "before"), "before")]
                 boots.boot(fake_build(X86_64, "mutant"), "mutant", pace=pristine).result(10)
@@ -206,12 +206,12 @@ class BootsTest(unittest.TestCase):
         release = threading.Event()
         ran = []
 
-        def boot_all(tr, builds, label, progress, pace=None):
+        def boot_kernel(tr, built, label, progress, pace=None):
             ran.append(label)
             release.wait(10)
-            return [label]
+            return label
 
-        with mock.patch.object(cli, "boot_all", side_effect=boot_all):
+        with mock.patch.object(cli, "boot_kernel", side_effect=boot_kernel):
             with self.assertRaisesRegex(DemagicError, "build failed"):
                 with cli.Boots(FAKE_TREE, QUIET) as boots:
                     boots.boot(fake_build(X86_64, "before"), "before")
@@ -225,11 +225,11 @@ class BootsTest(unittest.TestCase):
     def test_without_overlap_the_boot_is_over_on_return(self) -> None:
         threads = []
 
-        def boot_all(tr, builds, label, progress, pace=None):
+        def boot_kernel(tr, built, label, progress, pace=None):
             threads.append(threading.current_thread())
-            return [label]
+            return label
 
-        with mock.patch.object(cli, "boot_all", side_effect=boot_all):
+        with mock.patch.object(cli, "boot_kernel", side_effect=boot_kernel):
             with cli.Boots(FAKE_TREE, QUIET, overlap=False) as boots:
                 done = boots.boot(fake_build(X86_64, "before"), "before")
                 self.assertTrue(done.done())
