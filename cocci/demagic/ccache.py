@@ -14,6 +14,13 @@ of every file it included, as in direct mode.  On an empty cache that is
 most of ccache's cost: compiling fs/proc and kernel/time of a 6.12 kernel
 here took 88 CPU-seconds through ccache's default mode, 64 in depend mode
 and 51 without ccache, and 19 again from the cache, giving the same objects.
+
+The inode cache: ccache keeps each file's hash, keyed on its inode, size and
+times, in a table every compile shares, so the few hundred headers each
+object includes are hashed once per build instead of once per compile.  Three
+cold compiles of fs/ and kernel/ of the 6.1 x86_64 kernel each way, one after
+the other: without ccache 169 CPU-seconds, depend mode 180, depend mode with
+the inode cache 167 (medians).
 """
 
 from __future__ import annotations
@@ -45,4 +52,4 @@ def env() -> Dict[str, str]:
         return {}
     return {"CCACHE_DIR": str(directory()), "CCACHE_MAXSIZE": MAXSIZE,
             "CCACHE_BASEDIR": str(BUILD.resolve()), "CCACHE_NOHASHDIR": "1",
-            "CCACHE_DEPEND": "1"}
+            "CCACHE_DEPEND": "1", "CCACHE_INODECACHE": "1"}

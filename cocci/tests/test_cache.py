@@ -158,3 +158,14 @@ class CompilerCacheTest(unittest.TestCase):
         self.assertEqual(self.hits(), 1)
         self.assertNotEqual(changed, first)
         self.assertEqual(ccache.env()["CCACHE_DEPEND"], "1")
+        self.assertEqual(ccache.env()["CCACHE_INODECACHE"], "1")
+
+    def test_a_header_rewritten_in_place_misses(self) -> None:
+        """The inode cache keys a file's hash on its inode and times: a header rewritten
+        with the same size, keeping its inode, is hashed again."""
+        first = self.compile("a.o")
+        header = self.dir / "foo.h"
+        with open(header, "r+") as f:
+            f.write("#define MAGIC 0x4343\n")
+        self.assertNotEqual(self.compile("b.o"), first)
+        self.assertEqual(self.hits(), 0)
