@@ -13,9 +13,14 @@ LIMIT=240
 set -- $(cut -d' ' -f3 /tests/kselftest.list)
 t_plan $#
 
+# cache=loose: nothing the guest reads over 9p changes while it runs (the
+# host's root, read-only, and the selftests of the pristine tree), so it keeps
+# what it has read, and each command a script starts no longer fetches its
+# binary and libraries again: net/l2tp.sh took 24 to 26 s without, 10 to 12 s
+# with, under TCG.
 share() {
 	mkdir -p /host &&
-	mount -t 9p -o trans=virtio,version=9p2000.L,ro hostroot /host || return 1
+	mount -t 9p -o trans=virtio,version=9p2000.L,ro,cache=loose hostroot /host || return 1
 	# a selftest directory under one of these (a tree in /tmp) is kept in view
 	i=0
 	while read -r dir _; do
