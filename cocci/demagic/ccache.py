@@ -18,8 +18,8 @@ and 51 without ccache, and 19 again from the cache, giving the same objects.
 The inode cache: ccache keeps each file's hash, keyed on its inode, size and
 times, in a table every compile shares, so the few hundred headers each
 object includes are hashed once per build instead of once per compile.  Three
-cold compiles of fs/ and kernel/ of the 6.1 x86_64 kernel each way, one after
-the other: without ccache 169 CPU-seconds, depend mode 180, depend mode with
+cold compiles of fs/ and kernel/ of the 6.1 x86_64 kernel each way,
+interleaved: without ccache 169 CPU-seconds, depend mode 180, depend mode with
 the inode cache 167 (medians).
 """
 
