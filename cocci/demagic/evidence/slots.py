@@ -14,7 +14,7 @@ from typing import TYPE_CHECKING, Dict, Sequence, Set
 
 from demagic.evidence.provenance import source_of
 from demagic.model import DEBUG, Candidate, Finding
-from demagic.texts import grep_tree
+from demagic.texts import grep_ere
 
 if TYPE_CHECKING:
     from demagic.evidence import Context
@@ -58,8 +58,8 @@ def _writers(ctx: "Context", members: Sequence[str]) -> Dict[str, Set[str]]:
     """member -> the subsystems that assign to it (one grep for all)."""
     if not members:
         return {}
-    out = grep_tree(ctx.root, ["-o", "-E", rf"(->|\.)\s*({'|'.join(members)})\s*=[^=]"],
-                    ["*.c", "*.h"])
+    out = grep_ere(ctx.root, rf"(->|\.)\s*({'|'.join(members)})\s*=[^=]", ["*.c", "*.h"],
+                   options=["-o"])
     found: Dict[str, Set[str]] = {}
     for line in out.splitlines():
         path, _sep, match = line.partition(":")
