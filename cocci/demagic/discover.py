@@ -308,7 +308,8 @@ def balanced_chunks(root: Path, files: Sequence[str], jobs: int) -> List[List[st
 def run_rule(root: Path, files: Sequence[str], jobs: int, progress: Progress,
              extra: Sequence[str] = ()) -> Report:
     """find_magic.cocci over files, jobs spatch processes at a time; fails on files
-    spatch could not analyse at all."""
+    spatch could not analyse at all.  The report goes in the order of files, as
+    one run over them all gives it, however they were shared out."""
     chunks = balanced_chunks(root, files, jobs)
     done, total = 0, Report()
     with ThreadPoolExecutor(max_workers=max(1, jobs)) as pool:
@@ -318,6 +319,9 @@ def run_rule(root: Path, files: Sequence[str], jobs: int, progress: Progress,
             total.unparsed += part.unparsed
             total.failed += part.failed
             progress.step(f"spatch: {done}/{len(files)} files")
+    rank = {f: i for i, f in enumerate(files)}
+    total.records.sort(key=lambda r: rank.get(r.file, len(files)))
+    total.unparsed.sort(key=lambda u: rank.get(u.file, len(files)))
     if total.failed:
         raise DemagicError(f"spatch could not analyse {len(total.failed)} file(s): "
                            + ", ".join(sorted(set(total.failed))))

@@ -15,7 +15,7 @@ from unittest import mock
 
 from demagic import discover, export, memo, rewrite, texts
 from demagic.model import Verdict
-from demagic.proc import run
+from demagic.proc import Progress, run
 
 from tests.test_rewrite import DEFINES, DRIVER, HEADER
 
@@ -253,6 +253,23 @@ class FindCacheTest(CacheDir):
         self.assertEqual(again.records, first.records)
         _, given = self.chunk()
         self.assertEqual(given, [])
+
+    def test_a_scan_answers_in_file_order_however_it_is_shared_out(self) -> None:
+        files = [f"d{i}.c" for i in range(6)]
+        for i, f in enumerate(files):      # the biggest last: runs go biggest first
+            (self.root / f).write_text(f"int {f[:2]};\n" + "/* */\n" * i)
+
+        def fake(argv, cwd=None, check=True, **_):  # type: ignore
+            names = Path(argv[argv.index("--file-groups") + 1]).read_text().split()
+            return subprocess.CompletedProcess(argv, 0, "".join(REPORT.format(f=f) for f in names),
+                                               "")
+        reports = []
+        for chunk in (1, 2, 100):
+            with mock.patch.object(discover, "run", fake), \
+                    mock.patch.object(discover, "CHUNK", chunk), memo.isolated():
+                reports.append(discover.run_rule(self.root, files, 2, Progress(quiet=True)))
+        for report in reports:
+            self.assertEqual([r.file for r in report.records], files)
 
     def test_a_failed_run_is_not_kept(self) -> None:
         def fake(argv, cwd=None, check=True, **_):  # type: ignore
