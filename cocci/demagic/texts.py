@@ -175,6 +175,11 @@ def _git_has_pcre(root: Path) -> bool:
     return res.returncode in (0, 1)
 
 
+def _pcre(root: Path) -> bool:
+    """root is searched with git grep, and that git has PCRE (-P)."""
+    return (root / ".git").exists() and _git_has_pcre(root)
+
+
 def grep_words(root: Path, words: Sequence[str], globs: Sequence[str],
                dirs: Sequence[str] = (".",), options: Sequence[str] = ()) -> str:
     """Lines of the files under root that hold one of words as a whole word.
@@ -185,7 +190,7 @@ def grep_words(root: Path, words: Sequence[str], globs: Sequence[str],
     words = sorted(set(words))
     if not words:
         return ""
-    if (root / ".git").exists() and _git_has_pcre(root):
+    if _pcre(root):
         alt = "|".join(re.escape(w) for w in words)
         return grep_tree(root, [*options, "-P", rf"(?<![\w])(?:{alt})(?![\w])"], globs, dirs)
     return grep_tree(root, [*options, "-w", "-F", *[a for w in words for a in ("-e", w)]],
@@ -199,7 +204,7 @@ def grep_ere(root: Path, pattern: str, globs: Sequence[str], dirs: Sequence[str]
     searched with -P, which git runs faster: a grep of the 6.1 tree for
     assignments to six members, three times each way, interleaved, took 5.0 s
     (9.6 CPU-seconds) with -E and 1.4 s (2.5) with -P, the same output."""
-    if (root / ".git").exists() and _git_has_pcre(root):
+    if _pcre(root):
         return grep_tree(root, [*options, "-P", pattern], globs, dirs)
     return grep_tree(root, [*options, "-E", pattern], globs, dirs)
 
