@@ -232,15 +232,19 @@ class FindCacheTest(CacheDir):
         for f in self.files:
             (self.root / f).write_text(f"int {f[0]};\n")
 
-    def chunk(self) -> "tuple[discover.Report, List[str]]":
-        given: List[str] = []
-
+    @staticmethod
+    def spatch(given: List[str]):  # type: ignore
+        """A spatch that reports one set in each file of its group, noting them in given."""
         def fake(argv, cwd=None, check=True, **_):  # type: ignore
             names = Path(argv[argv.index("--file-groups") + 1]).read_text().split()
             given.extend(names)
             return subprocess.CompletedProcess(argv, 0, "".join(REPORT.format(f=f) for f in names),
                                                "")
-        with mock.patch.object(discover, "run", fake):
+        return fake
+
+    def chunk(self) -> "tuple[discover.Report, List[str]]":
+        given: List[str] = []
+        with mock.patch.object(discover, "run", self.spatch(given)):
             return discover._spatch_chunk(self.root, self.files, []), given
 
     def test_parts_come_back_in_the_order_of_the_files(self) -> None:
@@ -258,14 +262,9 @@ class FindCacheTest(CacheDir):
         files = [f"d{i}.c" for i in range(6)]
         for i, f in enumerate(files):      # the biggest last: runs go biggest first
             (self.root / f).write_text(f"int {f[:2]};\n" + "/* */\n" * i)
-
-        def fake(argv, cwd=None, check=True, **_):  # type: ignore
-            names = Path(argv[argv.index("--file-groups") + 1]).read_text().split()
-            return subprocess.CompletedProcess(argv, 0, "".join(REPORT.format(f=f) for f in names),
-                                               "")
         reports = []
         for chunk in (1, 2, 100):
-            with mock.patch.object(discover, "run", fake), \
+            with mock.patch.object(discover, "run", self.spatch([])), \
                     mock.patch.object(discover, "CHUNK", chunk), memo.isolated():
                 reports.append(discover.run_rule(self.root, files, 2, Progress(quiet=True)))
         for report in reports:
