@@ -9,7 +9,6 @@ import os
 import re
 import shutil
 import statistics
-import sys
 import time
 from concurrent.futures import Future, ThreadPoolExecutor
 from dataclasses import dataclass
@@ -18,7 +17,7 @@ from typing import Callable, Dict, List, Optional, Sequence, Tuple
 
 from demagic import lock, tree as dtree
 from demagic.patches import Patch, parse_series, series_digest
-from demagic.proc import CHILDREN, DemagicError, Progress, UsageError, cap_jobs
+from demagic.proc import DemagicError, Progress, UsageError, cap_jobs, guarded
 from qemu import boot, coverage, initramfs, kernel, ktap, mutant, probe, trees
 from qemu.archs import FLAVOURS, Arch, Flavour, GuestTest
 
@@ -571,19 +570,12 @@ HANDLERS: Dict[str, Callable[[argparse.Namespace], int]] = {
 
 def main(argv: Optional[Sequence[str]] = None) -> int:
     args = parser().parse_args(argv)
-    try:
+
+    def body() -> int:
         args.jobs = cap_jobs(args.jobs)
         name = args.tree or (dtree.tree_of_series(args.series) if args.series else
                              dtree.DEFAULT_NAME)
         with lock.holding(dtree.tree_key(args.kdir, name), f"boot-test {args.cmd}"):
             return HANDLERS[args.cmd](args)
-    except UsageError as exc:
-        print(f"qemu: {exc}", file=sys.stderr)
-        return 2
-    except (DemagicError, kernel.kconfig.ConfigError) as exc:
-        print(f"qemu: {exc}", file=sys.stderr)
-        return 1
-    except KeyboardInterrupt:
-        CHILDREN.stop_all()
-        print("qemu: interrupted; no guest or compiler left running", file=sys.stderr)
-        return 130
+    return guarded("qemu", body, "no guest or compiler left running",
+                   also=(kernel.kconfig.ConfigError,))

@@ -11,7 +11,7 @@ from pathlib import Path
 from typing import List, Optional, Sequence, Tuple
 
 from demagic import tree as dtree
-from demagic.proc import BATCH, CommandError, DemagicError, run
+from demagic.proc import BATCH, CommandError, DemagicError, disk_full, run
 from demagic import ccache, kconfig
 from qemu import probe, selftests
 from qemu.archs import Arch, GuestTest
@@ -53,10 +53,16 @@ def _make(src: Path, out: Path, arch: Arch, *targets: str, jobs: int = 2,
     try:
         res = run(argv, timeout=BUILD_TIMEOUT, env=ccache.env())
     except CommandError as exc:
+        where = ""
         if log:
-            log.write_text(exc.output)
-        raise BuildError(f"{arch.name} {' '.join(targets)} in {out}: {exc}"
-                         + (f" (log: {log})" if log else "")) from exc
+            try:
+                log.write_text(exc.output)
+                where = f" (log: {log})"
+            except OSError as err:
+                if disk_full(err) is None:
+                    raise
+                where = f" (the disk had no room for its log {log})"
+        raise BuildError(f"{arch.name} {' '.join(targets)} in {out}: {exc}{where}") from exc
     if log:
         log.write_text(res.stdout + res.stderr)
 

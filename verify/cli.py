@@ -4,11 +4,10 @@
 from __future__ import annotations
 
 import argparse
-import sys
 from pathlib import Path
 from typing import Callable, Dict, Optional, Sequence
 
-from demagic.proc import CHILDREN, DemagicError, Progress, UsageError, cap_jobs
+from demagic.proc import Progress, UsageError, cap_jobs, guarded
 from demagic import lock
 from demagic.tree import REPO_ROOT, check_tree_name, tree_key, tree_of_series
 from verify import bench, selftest
@@ -77,17 +76,8 @@ def main(argv: Optional[Sequence[str]] = None) -> int:
                             ("bench", "time a cold and a warm run")):
         add_run_opts(sub.add_parser(name, help=help_text))
     args = parser.parse_args(argv)
-    try:
+    def body() -> int:
         name = args.tree or (tree_of_series(args.series) if args.kdir is None else "")
         with lock.holding(tree_key(args.kdir, name), f"verify {args.command}"):
             return HANDLERS[args.command](args)
-    except UsageError as exc:
-        print(f"verify: {exc}", file=sys.stderr)
-        return 2
-    except DemagicError as exc:
-        print(f"verify: {exc}", file=sys.stderr)
-        return 1
-    except KeyboardInterrupt:
-        CHILDREN.stop_all()
-        print("verify: interrupted; no compiler left running", file=sys.stderr)
-        return 130
+    return guarded("verify", body, "no compiler left running")

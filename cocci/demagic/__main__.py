@@ -7,7 +7,7 @@ import importlib
 import sys
 from typing import Callable, Dict, List, Optional, Sequence
 
-from demagic.proc import CHILDREN, DemagicError, UsageError
+from demagic.proc import guarded
 
 # command -> module whose main(argv) runs it
 COMMANDS: Dict[str, str] = {
@@ -30,19 +30,4 @@ def main(argv: Optional[Sequence[str]] = None) -> int:
         return 2
     module, _, func = COMMANDS[args[0]].partition(":")
     entry: Callable[[List[str]], int] = getattr(importlib.import_module(module), func or "main")
-    try:
-        return entry(args[1:])
-    except UsageError as exc:
-        print(f"demagic: {exc}", file=sys.stderr)
-        return 2
-    except DemagicError as exc:
-        print(f"demagic: {exc}", file=sys.stderr)
-        return 1
-    except KeyboardInterrupt:
-        CHILDREN.stop_all()
-        print("demagic: interrupted; earlier output left as it was", file=sys.stderr)
-        return 130
-
-
-if __name__ == "__main__":
-    sys.exit(main())
+    return guarded("demagic", lambda: entry(args[1:]), "earlier output left as it was")

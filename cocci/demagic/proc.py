@@ -3,15 +3,17 @@
 
 from __future__ import annotations
 
+import errno
 import os
 import shlex
+import shutil
 import signal
 import subprocess
 import sys
 import threading
 import time
 from pathlib import Path
-from typing import Any, Mapping, Optional, Sequence, Set
+from typing import Any, Callable, Mapping, Optional, Sequence, Set, Tuple, Type
 
 
 class DemagicError(Exception):
@@ -20,6 +22,46 @@ class DemagicError(Exception):
 
 class UsageError(DemagicError):
     """Bad input (a wrong KDIR, an unknown target, a bad variable): exit status 2."""
+
+
+DISK_FULL = (errno.ENOSPC, errno.EDQUOT)
+
+
+def disk_full(exc: OSError) -> Optional[str]:
+    """The one line for a write of demagic's own that the disk had no room for
+    (None for any other OSError, which is a bug and keeps its traceback)."""
+    if exc.errno not in DISK_FULL:
+        return None
+    where = Path(exc.filename) if exc.filename else Path.cwd()
+    room = next((p for p in (where, *where.parents) if p.exists()), Path("/"))
+    free = shutil.disk_usage(room).free // 2**20
+    return (f"the disk is full: cannot write {where} ({free} MiB left on its file system);"
+            " free some space and run again: earlier results are kept")
+
+
+def guarded(prog: str, body: Callable[[], int], interrupted: str,
+            also: Tuple[Type[Exception], ...] = ()) -> int:
+    """Run a command line's body: bad input exits 2 and any other problem the user can
+    act on (a DemagicError, one of also, a full disk) exits 1, each as one line on
+    stderr; an interrupt stops every child first and exits 130."""
+    try:
+        return body()
+    except UsageError as exc:
+        print(f"{prog}: {exc}", file=sys.stderr)
+        return 2
+    except (DemagicError, *also) as exc:
+        print(f"{prog}: {exc}", file=sys.stderr)
+        return 1
+    except OSError as exc:
+        line = disk_full(exc)
+        if line is None:
+            raise
+        print(f"{prog}: {line}", file=sys.stderr)
+        return 1
+    except KeyboardInterrupt:
+        CHILDREN.stop_all()
+        print(f"{prog}: interrupted; {interrupted}", file=sys.stderr)
+        return 130
 
 
 class CommandError(DemagicError):

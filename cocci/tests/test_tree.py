@@ -5,6 +5,9 @@ its small trees itself; build/ is a temporary directory."""
 
 from __future__ import annotations
 
+import contextlib
+import errno
+import io
 import os
 import shutil
 import signal
@@ -159,6 +162,23 @@ class RefusalsTest(TreeCase):
         exc = CommandError(["make"], 2, "cc1: fatal error: foo.o: No space left on device\n")
         self.assertIn("the disk is full", str(exc))
         self.assertIn("earlier results are kept", str(exc))
+
+    def test_a_full_disk_under_python_is_one_line_naming_the_file(self) -> None:
+        def body() -> int:
+            raise OSError(errno.ENOSPC, "No space left on device", str(self.tmp / "a" / "log"))
+        err = io.StringIO()
+        with contextlib.redirect_stderr(err):
+            rc = proc.guarded("demagic", body, "")
+        self.assertEqual(rc, 1)
+        (line,) = err.getvalue().splitlines()
+        self.assertRegex(line, r"^demagic: the disk is full: cannot write .*/a/log "
+                         r"\(\d+ MiB left on its file system\); free some space")
+
+    def test_any_other_os_error_keeps_its_traceback(self) -> None:
+        def body() -> int:
+            raise OSError(errno.EACCES, "Permission denied", "x")
+        with self.assertRaises(PermissionError):
+            proc.guarded("demagic", body, "")
 
 
 class OverlapTest(TreeCase):

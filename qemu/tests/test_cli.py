@@ -2,6 +2,7 @@
 """The command line: bad input is one line and a non-zero status; the report."""
 
 import contextlib
+import errno
 import io
 import tempfile
 import threading
@@ -48,6 +49,15 @@ class BadInputTest(unittest.TestCase):
             rc, err = quiet_main(["mutant", "--series", tmp])
         self.assertEqual(rc, 2)
         self.assertIn("no numbered patches", err)
+
+    def test_a_full_disk_is_one_line(self) -> None:
+        full = OSError(errno.ENOSPC, "No space left on device", "/nonexistent/build/log")
+        with mock.patch.dict(cli.HANDLERS, {"run": mock.Mock(side_effect=full)}), \
+                mock.patch("qemu.cli.lock.holding"):
+            rc, err = quiet_main(["run", "--series", "/nonexistent/series"])
+        self.assertEqual(rc, 1)
+        self.assertEqual(len(err.strip().splitlines()), 1)
+        self.assertIn("the disk is full: cannot write /nonexistent/build/log", err)
 
     def test_unknown_command(self) -> None:
         with self.assertRaises(SystemExit):

@@ -1,10 +1,13 @@
 # SPDX-License-Identifier: GPL-2.0
 """A kept kernel is reused only when every input it was built from is the same."""
 
+import errno
 import tempfile
 import unittest
 from pathlib import Path
+from unittest import mock
 
+from demagic.proc import CommandError
 from qemu import kernel
 from qemu.archs import I386, X86_64
 
@@ -66,3 +69,17 @@ class CachedTest(unittest.TestCase):
 
 if __name__ == "__main__":
     unittest.main()
+
+
+class MakeFailsTest(unittest.TestCase):
+    def test_a_failed_build_whose_log_finds_no_room_still_names_the_build(self) -> None:
+        full = OSError(errno.ENOSPC, "No space left on device")
+        failed = CommandError(["make"], 2, "cc1: fatal error: a.o: No space left on device\n")
+        with tempfile.TemporaryDirectory() as tmp, \
+                mock.patch("qemu.kernel.run", side_effect=failed), \
+                mock.patch.object(Path, "write_text", side_effect=full):
+            with self.assertRaisesRegex(kernel.BuildError,
+                                        r"x86_64 bzImage in .*: make stopped: the disk is full.*"
+                                        r"\(the disk had no room for its log .*demagic-build.log\)"):
+                kernel._make(Path(tmp), Path(tmp) / "out", X86_64, "bzImage",
+                             log=Path(tmp) / "demagic-build.log")
