@@ -23,7 +23,6 @@ from qemu.archs import FLAVOURS, Arch, Flavour, GuestTest
 
 REPO = dtree.REPO_ROOT
 STATES = ("before", "after")
-BOOT_WORKTREE = "boot"
 MUTANTS_FILE = "mutants.json"
 DURATION = re.compile(r"^# (\S+): ([\d.]+) s to ([\d.]+) s since boot", re.M)   # which tests caught which mutant, for the coverage table
 
@@ -140,7 +139,7 @@ def build_kernels(tr: dtree.Tree, series: Optional[Path], label: str, jobs: int,
             builds[arch.name] = hit
         else:
             todo[arch.name] = (dest, key)
-    src = trees.sync(tr, BOOT_WORKTREE, series, root) if todo else None
+    src = trees.sync(tr, series, root) if todo else None
     for arch in flavour.archs:
         if src is not None and arch.name in todo:
             dest, key = todo[arch.name]
@@ -516,9 +515,9 @@ def _forget_after(tr: dtree.Tree, series: Path, flavour: Flavour, headers: bool)
     for arch in flavour.archs:
         _remove(root / f"{arch.name}-after")
     if headers:
-        trees.sync(tr, BOOT_WORKTREE, None, root)
+        trees.sync(tr, None, root)
         return
-    wt = trees.sync(tr, BOOT_WORKTREE, series, root)
+    wt = trees.sync(tr, series, root)
     for rel in sorted(trees.series_files(series)):
         if rel.endswith(".c") and (wt / rel).is_file():
             os.utime(wt / rel)

@@ -28,19 +28,19 @@ def series_files(series: Optional[Path]) -> Set[str]:
     return {p for patch in parse_series(dtree.series_patches(series)) for p in patch.paths()}
 
 
-def sync(tr: dtree.Tree, name: str, series: Optional[Path], state: Path) -> Path:
-    """worktree(tr, name, series), with unchanged files keeping their mtime."""
-    record = state / f"{name}.files"
+def sync(tr: dtree.Tree, series: Optional[Path], state: Path) -> Path:
+    """worktree(tr, series), with unchanged files keeping their mtime."""
+    record = state / "worktree.files"
     paths = series_files(series)
     if record.exists():
         paths |= set(record.read_text().split())
-    wt = dtree.BUILD / "work" / tr.name / name
+    wt = dtree.BUILD / "work" / tr.name
     old: Dict[str, Tuple[str, int]] = {}
     for rel in paths:
         path = wt / rel
         if path.is_file():
             old[rel] = (_digest(path), path.stat().st_mtime_ns)
-    path = dtree.worktree(tr, name, series)
+    path = dtree.worktree(tr, series)
     for rel, (digest, mtime) in old.items():
         f = path / rel
         if f.is_file() and _digest(f) == digest:

@@ -50,7 +50,6 @@ class Options:
     out: Optional[Path] = None
     jobs: int = 2
     fast: bool = False
-    worktree: str = "verify"
     tree: str = "linux-6.1"
     state: str = "series"
     quiet: bool = False
@@ -323,8 +322,8 @@ def verify(opts: Options, progress: Progress) -> Matrix:
         raise UsageError(f"SERIES={opts.series}: no numbered patches")
     patches = parse_series(paths)
     tree = pristine(opts.kdir, progress, opts.tree)
-    progress.step(f"worktree {opts.worktree} at the pristine {tree.name}")
-    wt = worktree(tree, opts.worktree)
+    progress.step(f"work copy of the pristine {tree.name}")
+    wt = worktree(tree)
     lift(wt, patches)
     walk = Walk(tree, wt, patches)
     walk.removed = [removed_identifiers(p, old_text(wt)) for p in patches]

@@ -115,11 +115,12 @@ def main(base: Options) -> int:
     root = BUILD / "verify" / tree.name / "selftest"
     bad: List[str] = []
     for case in CASES:
-        src = worktree(tree, "verify-selftest-src")
+        # the broken series is written from the work copy, which verify then resets
+        src = worktree(tree)
         series = write_series(src, case, root / case.name)
         progress.step(f"selftest {case.name}: {case.what}")
         opts = Options(kdir=base.kdir, series=series, ref=None, jobs=base.jobs, fast=False,
-                       worktree="verify-selftest", state="selftest", quiet=True)
+                       state="selftest", quiet=True)
         matrix = verify(opts, Progress(quiet=True))
         (root / case.name / "report.txt").write_text(render_text(matrix))
         expect = [case.expect] + ([case.expect_then] if case.then else [])

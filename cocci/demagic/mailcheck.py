@@ -51,7 +51,7 @@ def addressed(paths: Sequence[Path], report: Report) -> None:
 
 def applies(tree: trees.Tree, series: Path, report: Report) -> None:
     try:
-        trees.worktree(tree, "mailcheck", series)
+        trees.worktree(tree, series)
     except DemagicError as exc:
         report.fail(f"git am: {exc}")
         return

@@ -201,7 +201,7 @@ def _main(args: argparse.Namespace, name: str) -> int:
         text = scanmodes.context(result.cands, Texts(root))
     elif args.mode == "patch":
         pristine = tree.pristine(args.kdir, progress, name)
-        text = scanmodes.patch(result.cands, tree.worktree(pristine, "scan-patch"), args.jobs,
+        text = scanmodes.patch(result.cands, tree.worktree(pristine), args.jobs,
                                progress)
     else:
         text = scanout.render(result, args.mode or "", args.format, Texts(root))

@@ -399,7 +399,7 @@ def build(kdir: Optional[Path], out: Optional[Path], targets: Sequence[str],
     progress = Progress()
     tree = trees.pristine(kdir, progress, tree_name)
     signer = who or identity(fixed=tree.debian)
-    work = trees.worktree(tree, "series")
+    work = trees.worktree(tree)
     if subdir and not (work / subdir).is_dir():
         raise UsageError(f"M={subdir}: no such directory in {tree.name}")
     chosen = plan(tree, work, targets, subdir, jobs, progress, scope or default_scope(tree))

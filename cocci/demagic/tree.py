@@ -289,14 +289,16 @@ def series_patches(series: Path) -> List[Path]:
                   if not p.name.startswith("0000-"))
 
 
-def worktree(tree: Tree, name: str, series: Optional[Path] = None,
-             upto: Optional[int] = None) -> Path:
-    """A worktree of tree at the pristine commit, with series applied by git am.
+def worktree(tree: Tree, series: Optional[Path] = None, upto: Optional[int] = None) -> Path:
+    """The work copy of tree (a git worktree), reset to the pristine commit, with series
+    applied by git am.  upto limits the series to its first N.
 
-    The directory is reused: git rewrites only files that differ, so kernel
-    builds from it stay incremental.  upto limits the series to its first N.
+    Every command shares one work copy per tree: a checkout of a whole tree is 1.4 to
+    1.7 GB, and each command holds the tree's lock while it uses it.  git rewrites only
+    the files that differ, each with a new mtime, so the O= builds of verify and the
+    boot suite from it stay incremental and never see an older file as up to date.
     """
-    path = BUILD / "work" / tree.name / name
+    path = BUILD / "work" / tree.name
     try:
         if not (path / ".git").exists() or \
                 run(["git", "-C", str(path), "rev-parse", "--git-dir"], check=False).returncode:
@@ -331,17 +333,19 @@ def worktree(tree: Tree, name: str, series: Optional[Path] = None,
 
 
 def main(argv: Sequence[str] | None = None) -> int:
-    """tree [--kdir K] [--worktree NAME [--series DIR] [--upto N]]: print a path."""
+    """tree [--kdir K] [--worktree [--series DIR] [--upto N]]: print a path."""
     parser = argparse.ArgumentParser(prog="demagic tree", description=__doc__)
     parser.add_argument("--kdir", type=Path)
     parser.add_argument("--tree", default=DEFAULT_NAME)
-    parser.add_argument("--worktree")
+    parser.add_argument("--worktree", action="store_true")
     parser.add_argument("--series", type=Path)
     parser.add_argument("--upto", type=int)
     args = parser.parse_args(argv)
     tree = pristine(args.kdir, tree_name=args.tree)
     if args.worktree:
-        print(worktree(tree, args.worktree, args.series, args.upto))
+        from demagic import lock
+        with lock.holding(tree_key(args.kdir, args.tree), "demagic tree --worktree"):
+            print(worktree(tree, args.series, args.upto))
     else:
         print(tree.repo)
     return 0

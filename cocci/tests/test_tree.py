@@ -64,11 +64,11 @@ class MovingTreeTest(TreeCase):
     def test_a_new_commit_in_kdir_gives_a_fresh_copy_and_work_copies(self) -> None:
         kdir = self.user_tree()
         first = trees.pristine(kdir, QUIET)
-        trees.worktree(first, "series")
+        trees.worktree(first)
         commit(kdir, "drivers/foo/foo.c", "int foo = 1;\n")
         second = trees.pristine(kdir, QUIET)
         self.assertNotEqual(first.base, second.base)
-        work = trees.worktree(second, "series")
+        work = trees.worktree(second)
         self.assertEqual((work / "drivers/foo/foo.c").read_text(), "int foo = 1;\n")
 
     def test_a_plain_tree_extracted_again_is_copied_again(self) -> None:
@@ -115,7 +115,7 @@ class KindsOfTreeTest(TreeCase):
         kdir = make_tree(self.tmp / "my linux tree")
         t = trees.pristine(kdir, QUIET)
         self.assertEqual(t.name, "my linux tree")
-        self.assertTrue((trees.worktree(t, "series") / "Makefile").exists())
+        self.assertTrue((trees.worktree(t) / "Makefile").exists())
 
     def test_a_tree_with_a_submodule(self) -> None:
         kdir = self.user_tree()
@@ -247,11 +247,11 @@ class WorktreeSeriesTest(TreeCase):
         kdir = self.user_tree()
         t = trees.pristine(kdir, QUIET)
         series_dir = self.series(kdir)
-        work = trees.worktree(t, "series", series_dir)
+        work = trees.worktree(t, series_dir)
         self.assertEqual((work / "drivers/foo/foo.c").read_text(), "int foo = 3;\n")
         self.assertEqual(run(["git", "-C", str(work), "rev-list", "--count", f"{t.base}..HEAD"])
                          .stdout.strip(), "3")
-        work = trees.worktree(t, "series", series_dir, upto=1)
+        work = trees.worktree(t, series_dir, upto=1)
         self.assertEqual((work / "drivers/foo/foo.c").read_text(), "int foo = 1;\n")
 
     def test_the_patch_that_does_not_apply_is_named(self) -> None:
@@ -259,7 +259,26 @@ class WorktreeSeriesTest(TreeCase):
         t = trees.pristine(kdir, QUIET)
         series_dir = self.series(kdir, break_at=2)
         with self.assertRaisesRegex(DemagicError, r"^0002-more\.patch: does not apply to linux$"):
-            trees.worktree(t, "series", series_dir)
+            trees.worktree(t, series_dir)
         # the worktree is left usable: the next run applies what it is given
-        work = trees.worktree(t, "series", series_dir, upto=1)
+        work = trees.worktree(t, series_dir, upto=1)
         self.assertEqual((work / "drivers/foo/foo.c").read_text(), "int foo = 1;\n")
+
+    def test_one_work_copy_per_tree_replaces_the_copies_of_each_command(self) -> None:
+        kdir = self.user_tree()
+        t = trees.pristine(kdir, QUIET)
+        old = trees.BUILD / "work" / t.name / "verify"
+        old.parent.mkdir(parents=True)
+        run(["git", "-C", str(t.repo), "worktree", "add", "-q", "--detach", str(old), t.base])
+        series_dir = self.series(kdir)
+        work = trees.worktree(t, series_dir)
+        self.assertEqual(work, trees.BUILD / "work" / t.name)
+        self.assertFalse(old.exists())
+        listed = run(["git", "-C", str(t.repo), "worktree", "list", "--porcelain"]).stdout
+        self.assertEqual([l.split(" ", 1)[1] for l in listed.splitlines()
+                          if l.startswith("worktree ")], [str(t.repo), str(work)])
+        # the next command finds it pristine, whatever the last one left
+        (work / "drivers/foo/stray.o").write_text("")
+        self.assertEqual(trees.worktree(t), work)
+        self.assertEqual((work / "drivers/foo/foo.c").read_text(), "int foo;\n")
+        self.assertFalse((work / "drivers/foo/stray.o").exists())
