@@ -123,6 +123,8 @@ test-judge:
 # other compiles.  Kernel builds run under nice, so the guests' timed tests
 # keep their CPU.
 PHASE = @echo "== $$(date +%T) $(1)"
+# the disk's room for build/ before the proofs, and what build/ holds after them
+ROOM = @mkdir -p build && echo "== room: $$(df -BM --output=avail build | tail -1 | tr -d ' ') free for build/$(1)"
 PROOF_TREES := linux-6.1 linux-6.12
 test:
 	$(call PHASE,packages)
@@ -137,8 +139,10 @@ test:
 	$(call PHASE,judge cases)
 	$(Q)$(PY) -m demagic test-judge
 	$(Q)$(PY) -m demagic test-judge --selftest
+	$(call ROOM,)
 	$(call PHASE,proofs side by side: $(PROOF_TREES))
 	$(Q)$(MAKE) --no-print-directory -j$(words $(PROOF_TREES)) $(PROOFS)
+	$(call ROOM,; it holds $$(du -sm build | cut -f1)M)
 	$(call PHASE,all passed)
 
 # One tree's proofs.  The series is regenerated and compared first, and
