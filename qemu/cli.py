@@ -280,6 +280,8 @@ class Subject:
 
 
 def resolve(args: argparse.Namespace) -> Subject:
+    if args.series is not None:
+        dtree.series_patches(args.series)    # a wrong SERIES= is named before any extraction
     name = dtree.check_tree_name(args.tree) if args.tree else \
         dtree.tree_of_series(args.series) if args.series else dtree.DEFAULT_NAME
     tr = dtree.pristine(args.kdir, tree_name=name)

@@ -31,3 +31,7 @@ def main(argv: Optional[Sequence[str]] = None) -> int:
     module, _, func = COMMANDS[args[0]].partition(":")
     entry: Callable[[List[str]], int] = getattr(importlib.import_module(module), func or "main")
     return guarded("demagic", lambda: entry(args[1:]), "earlier output left as it was")
+
+
+if __name__ == "__main__":
+    sys.exit(main())
