@@ -26,7 +26,7 @@ import time
 from pathlib import Path
 from typing import Callable, Dict, List, Optional, Sequence
 
-from demagic import scancache, series, tree as trees
+from demagic import lock, scancache, series, tree as trees
 from demagic.proc import DemagicError, Progress
 
 TARGETS = {"linux-6.1": "8 s", "linux-6.12": "20 s"}
@@ -147,8 +147,10 @@ def main(argv: Optional[Sequence[str]] = None) -> int:
     out = trees.BUILD / "bench"
     figures = []
     for name in names:
-        figures += bench_tree(name, args.jobs, args.repeat, out)
-        figures.append(bench_scan(name, args.jobs, args.repeat))
+        # the spatch runs use the tree's work copy, which every command shares
+        with lock.holding(trees.tree_key(None, name), "make bench"):
+            figures += bench_tree(name, args.jobs, args.repeat, out)
+            figures.append(bench_scan(name, args.jobs, args.repeat))
     print(f"bench (-j{args.jobs}, median of {args.repeat}, load average "
           f"{os.getloadavg()[0]:.1f} at the end):")
     for line in figures:

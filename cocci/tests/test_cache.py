@@ -122,6 +122,30 @@ class BenchCompareTest(unittest.TestCase):
             (b / "0001-x.patch").write_text("-\tp->magic = FOO_MAGIC;\n+\n")
             self.assertFalse(bench._same(a, b))
 
+    def test_the_runs_of_a_tree_hold_its_lock(self) -> None:
+        """bench's spatch runs use the tree's work copy, shared by every command."""
+        import fcntl
+        from demagic import bench, tree as trees
+        held = []
+
+        def probe(name: str, *_: object) -> list:
+            fd = os.open(trees.BUILD / "locks" / f"{name}.lock", os.O_RDWR)
+            try:
+                fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
+                held.append(False)
+            except BlockingIOError:
+                held.append(True)
+            finally:
+                os.close(fd)
+            return []
+        with tempfile.TemporaryDirectory() as tmp, \
+                mock.patch.object(trees, "BUILD", Path(tmp)), \
+                mock.patch.object(bench, "bench_tree", side_effect=probe), \
+                mock.patch.object(bench, "bench_scan", side_effect=lambda *a: probe(*a) or ""), \
+                mock.patch("sys.stdout"):
+            bench.main(["--tree", "linux-6.1", "--jobs", "1"])
+        self.assertEqual(held, [True, True])
+
 
 @unittest.skipUnless(ccache.available(), "ccache is not installed")
 class CompilerCacheTest(unittest.TestCase):
