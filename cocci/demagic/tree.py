@@ -294,7 +294,7 @@ def worktree(tree: Tree, series: Optional[Path] = None, upto: Optional[int] = No
     applied by git am.  upto limits the series to its first N.
 
     Every command shares one work copy per tree: a checkout of a whole tree is 1.4 to
-    1.7 GB, and each command holds the tree's lock while it uses it.  git rewrites only
+    1.6 GB, and each command holds the tree's lock while it uses it.  git rewrites only
     the files that differ, each with a new mtime, so the O= builds of verify and the
     boot suite from it stay incremental and never see an older file as up to date.
     """
