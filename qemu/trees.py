@@ -31,10 +31,11 @@ def series_files(series: Optional[Path]) -> Set[str]:
 def sync(tr: dtree.Tree, series: Optional[Path], state: Path) -> Path:
     """worktree(tr, series), with unchanged files keeping their mtime."""
     record = state / "worktree.files"
-    paths = series_files(series)
+    touched = series_files(series)
+    paths = set(touched)
     if record.exists():
         paths |= set(record.read_text().split())
-    wt = dtree.BUILD / "work" / tr.name
+    wt = dtree.work_path(tr.name)
     old: Dict[str, Tuple[str, int]] = {}
     for rel in paths:
         path = wt / rel
@@ -46,5 +47,5 @@ def sync(tr: dtree.Tree, series: Optional[Path], state: Path) -> Path:
         if f.is_file() and _digest(f) == digest:
             os.utime(f, ns=(mtime, mtime))
     state.mkdir(parents=True, exist_ok=True)
-    record.write_text("\n".join(sorted(series_files(series))) + "\n")
+    record.write_text("\n".join(sorted(touched)) + "\n")
     return path

@@ -76,6 +76,7 @@ def main(argv: Optional[Sequence[str]] = None) -> int:
                             ("bench", "time a cold and a warm run")):
         add_run_opts(sub.add_parser(name, help=help_text))
     args = parser.parse_args(argv)
+
     def body() -> int:
         name = args.tree or (tree_of_series(args.series) if args.kdir is None else "")
         with lock.holding(tree_key(args.kdir, name), f"verify {args.command}"):

@@ -25,6 +25,7 @@ class UsageError(DemagicError):
 
 
 DISK_FULL = (errno.ENOSPC, errno.EDQUOT)
+FULL_ADVICE = "free some space and run again: earlier results are kept"
 
 
 def disk_full(exc: OSError) -> Optional[str]:
@@ -35,8 +36,8 @@ def disk_full(exc: OSError) -> Optional[str]:
     where = Path(exc.filename) if exc.filename else Path.cwd()
     room = next((p for p in (where, *where.parents) if p.exists()), Path("/"))
     free = shutil.disk_usage(room).free // 2**20
-    return (f"the disk is full: cannot write {where} ({free} MiB left on its file system);"
-            " free some space and run again: earlier results are kept")
+    return (f"the disk is full: cannot write {where} ({free} MiB left on its file system); "
+            + FULL_ADVICE)
 
 
 def guarded(prog: str, body: Callable[[], int], interrupted: str,
@@ -74,8 +75,8 @@ class CommandError(DemagicError):
         last = output.strip().splitlines()[-1] if output.strip() else ""
         if "No space left on device" in output:
             where = next((l for l in output.splitlines() if "No space left" in l), "")
-            super().__init__(f"{shlex.quote(argv[0])} stopped: the disk is full ({where.strip()[:160]});"
-                             " free some space and run again: earlier results are kept")
+            super().__init__(f"{shlex.quote(argv[0])} stopped: the disk is full "
+                             f"({where.strip()[:160]}); {FULL_ADVICE}")
             return
         super().__init__(f"{shlex.quote(argv[0])} exited {returncode}: {last}")
 

@@ -244,7 +244,7 @@ def pristine(kdir: Optional[Path] = None, progress: Optional[Progress] = None,
     if not (stamp.exists() and stamp.read_text().strip() == ident and repo.is_dir()):
         tmp = BUILD / "trees" / f"{name}.tmp"
         # the work copies belong to the old copy: their git metadata goes with it
-        for stale in (tmp, repo, BUILD / "work" / name):
+        for stale in (tmp, repo, work_path(name)):
             shutil.rmtree(stale, ignore_errors=True)
         stamp.unlink(missing_ok=True)
         tmp.parent.mkdir(parents=True, exist_ok=True)
@@ -289,6 +289,11 @@ def series_patches(series: Path) -> List[Path]:
                   if not p.name.startswith("0000-"))
 
 
+def work_path(name: str) -> Path:
+    """Where the one work copy of the tree named name lives (see worktree())."""
+    return BUILD / "work" / name
+
+
 def worktree(tree: Tree, series: Optional[Path] = None, upto: Optional[int] = None) -> Path:
     """The work copy of tree (a git worktree), reset to the pristine commit, with series
     applied by git am.  upto limits the series to its first N.
@@ -298,7 +303,7 @@ def worktree(tree: Tree, series: Optional[Path] = None, upto: Optional[int] = No
     the files that differ, each with a new mtime, so the O= builds of verify and the
     boot suite from it stay incremental and never see an older file as up to date.
     """
-    path = BUILD / "work" / tree.name
+    path = work_path(tree.name)
     try:
         if not (path / ".git").exists() or \
                 run(["git", "-C", str(path), "rev-parse", "--git-dir"], check=False).returncode:

@@ -5,6 +5,7 @@ is one line on stderr and exit status 2.  build/ is a temporary directory."""
 from __future__ import annotations
 
 import os
+import shutil
 import subprocess
 import sys
 import tempfile
@@ -18,7 +19,7 @@ REPO = Path(__file__).resolve().parents[2]
 class EntryTest(unittest.TestCase):
     def setUp(self) -> None:
         self.tmp = Path(tempfile.mkdtemp())
-        self.addCleanup(subprocess.run, ["rm", "-rf", str(self.tmp)], check=True)
+        self.addCleanup(shutil.rmtree, self.tmp)
 
     def module(self, *argv: str) -> Tuple[int, str]:
         env = {**os.environ, "PYTHONPATH": f"{REPO / 'cocci'}:{REPO}",
