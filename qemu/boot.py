@@ -13,7 +13,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import List, Optional, Sequence
 
-from demagic.proc import CHILDREN, verbose
+from demagic.core.proc import CHILDREN, verbose
 from qemu.archs import Arch, GuestTest
 
 GUEST_TIMEOUT = 60      # per test, enforced in the guest by busybox timeout

@@ -15,13 +15,16 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Callable, Dict, List, Optional, Sequence, Tuple
 
-from demagic import lock, tree as dtree
-from demagic.patches import Patch, parse_series, series_digest
-from demagic.proc import DemagicError, Progress, UsageError, cap_jobs, guarded
+from demagic.core import paths
+from demagic.core.paths import REPO_ROOT
+from demagic.core import lock
+from demagic.kernel import tree as dtree
+from demagic.model.patches import Patch, parse_series, series_digest
+from demagic.core.proc import DemagicError, Progress, UsageError, cap_jobs, guarded
 from qemu import boot, coverage, initramfs, kernel, ktap, mutant, probe, trees
 from qemu.archs import FLAVOURS, Arch, Flavour, GuestTest
 
-REPO = dtree.REPO_ROOT
+REPO = REPO_ROOT
 STATES = ("before", "after")
 MUTANTS_FILE = "mutants.json"
 DURATION = re.compile(r"^# (\S+): ([\d.]+) s to ([\d.]+) s since boot", re.M)   # which tests caught which mutant, for the coverage table
@@ -85,7 +88,7 @@ class Outcome:
 
 def work_root(tr: dtree.Tree, flavour: Flavour = FLAVOURS["plain"]) -> Path:
     """build/qemu/<tree>, and a directory of its own below it for each other flavour."""
-    root = dtree.BUILD / "qemu" / tr.name
+    root = paths.BUILD / "qemu" / tr.name
     return root if flavour.name == "plain" else root / flavour.name
 
 
@@ -187,7 +190,7 @@ def boot_kernel(tr: dtree.Tree, built: kernel.Build, label: str, progress: Progr
     """Boot one kernel; pace: the pristine kernels' boots, whose test durations bound
     this one's (a mutant that makes a test hang is caught without waiting its full timeout)."""
     seen = {o.arch.name: o.durations() for o in pace or []}
-    return boot_once(built, initramfs.build(built, tr.repo, dtree.BUILD / "qemu"), label,
+    return boot_once(built, initramfs.build(built, tr.repo, paths.BUILD / "qemu"), label,
                      progress, limits=_paced(built, seen.get(built.arch.name, {})) if pace else None)
 
 

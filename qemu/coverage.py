@@ -17,10 +17,10 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Dict, List, Optional, Sequence, Set, Tuple
 
-from demagic import cover
-from demagic.kbuild import levels, object_of
-from demagic.patches import Patch
-from demagic.texts import grep_tree
+from demagic.series import cover
+from demagic.kernel.kbuild import levels, object_of
+from demagic.model.patches import Patch
+from demagic.kernel.texts import grep_tree
 from qemu import probe
 from qemu.archs import GuestTest
 

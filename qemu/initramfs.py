@@ -11,7 +11,7 @@ from contextlib import contextmanager
 from pathlib import Path
 from typing import Iterator, List, Sequence, Tuple
 
-from demagic.proc import CommandError, DemagicError, run
+from demagic.core.proc import CommandError, DemagicError, run
 from qemu import probe, selftests
 from qemu.archs import Arch
 from qemu.kernel import Build

@@ -10,9 +10,10 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import List, Optional, Sequence, Tuple
 
-from demagic import tree as dtree
-from demagic.proc import BATCH, CommandError, DemagicError, disk_full, run
-from demagic import ccache, kconfig
+from demagic.kernel import tree as dtree
+from demagic.core.proc import BATCH, CommandError, DemagicError, disk_full, run
+from demagic.core import ccache
+from demagic.kernel import kconfig
 from qemu import probe, selftests
 from qemu.archs import Arch, GuestTest
 

@@ -16,8 +16,8 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Callable, Dict, List, Optional, Sequence, Tuple
 
-from demagic.patches import Hunk, Patch
-from demagic.proc import DemagicError
+from demagic.model.patches import Hunk, Patch
+from demagic.core.proc import DemagicError
 
 MAGIC_ASSIGNMENT = re.compile(
     r"^\s*\.?(?:[\w\[\]]+\s*(?:\.|->)\s*)*\w*magic\w*\s*=(?!=)\s*\(?\w*MAGIC\w*\)?\s*[;,]")

@@ -17,10 +17,10 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Dict, List, Optional, Sequence, Tuple
 
-from demagic import kconfig
-from demagic.kbuild import enabled, levels, module_of, object_of
-from demagic.kdeps import Reader
-from demagic.patches import Patch
+from demagic.kernel import kconfig
+from demagic.kernel.kbuild import enabled, levels, module_of, object_of
+from demagic.kernel.kdeps import Reader
+from demagic.model.patches import Patch
 from qemu import selftests
 from qemu.archs import Arch, GuestTest
 

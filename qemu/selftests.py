@@ -23,8 +23,8 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Dict, List, Optional, Sequence, Tuple
 
-from demagic import kconfig
-from demagic.texts import grep_tree
+from demagic.kernel import kconfig
+from demagic.kernel.texts import grep_tree
 from qemu.archs import GuestTest
 
 SELFTESTS = "tools/testing/selftests"

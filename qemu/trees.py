@@ -14,8 +14,8 @@ import os
 from pathlib import Path
 from typing import Dict, Optional, Set, Tuple
 
-from demagic import tree as dtree
-from demagic.patches import parse_series
+from demagic.kernel import tree as dtree
+from demagic.model.patches import parse_series
 
 
 def _digest(path: Path) -> str:

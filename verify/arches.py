@@ -8,8 +8,8 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Dict, List, Optional, Sequence, Tuple
 
-from demagic import kconfig
-from demagic.kbuild import enabled, object_of  # noqa: F401  (verify's callers use them here)
+from demagic.kernel import kconfig
+from demagic.kernel.kbuild import enabled, object_of
 
 CONFIGS = Path(__file__).resolve().parent / "configs"
 

@@ -16,7 +16,7 @@ import os
 from pathlib import Path
 from typing import Any, Dict, Optional, Sequence, Set
 
-from demagic.proc import run
+from demagic.core.proc import run
 from verify.kbuild import CCWRAP, BuildDir, Diagnostic, ObjectResult
 
 NAME = "base-results.json"

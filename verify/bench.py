@@ -13,8 +13,9 @@ import shutil
 import tempfile
 import time
 
-from demagic.proc import Progress
-from demagic.tree import BUILD, pristine
+from demagic.core.proc import Progress
+from demagic.core import paths
+from demagic.kernel.tree import pristine
 from verify.arches import ARCHES
 from verify.run import Options, verify
 
@@ -31,9 +32,9 @@ def timed(opts: Options) -> tuple[float, str]:
 def main(opts: Options) -> int:
     tree = pristine(opts.kdir, tree_name=opts.tree)
     for arch in ARCHES:
-        shutil.rmtree(BUILD / "verify" / tree.name / f"{arch.name}-{opts.state}",
+        shutil.rmtree(paths.BUILD / "verify" / tree.name / f"{arch.name}-{opts.state}",
                       ignore_errors=True)
-    with tempfile.TemporaryDirectory(dir=BUILD) as empty:
+    with tempfile.TemporaryDirectory(dir=paths.BUILD) as empty:
         os.environ["DEMAGIC_CCACHE"] = empty    # cold: nothing cached; warm: the same cache
         try:
             cold, cold_result = timed(opts)

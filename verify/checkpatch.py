@@ -7,7 +7,7 @@ import re
 from pathlib import Path
 from typing import List, Optional, Tuple
 
-from demagic.proc import run
+from demagic.core.proc import run
 from verify.matrix import Cell, failed, passed
 
 LINE_RE = re.compile(r"^(?:\S*:\d+: )?(ERROR|WARNING|CHECK):(?:[A-Z_0-9]+:)? ?(.*)$")

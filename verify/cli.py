@@ -7,9 +7,10 @@ import argparse
 from pathlib import Path
 from typing import Callable, Dict, Optional, Sequence
 
-from demagic.proc import Progress, UsageError, cap_jobs, guarded
-from demagic import lock
-from demagic.tree import REPO_ROOT, check_tree_name, tree_key, tree_of_series
+from demagic.core.proc import Progress, UsageError, cap_jobs, guarded
+from demagic.core import lock
+from demagic.core.paths import REPO_ROOT
+from demagic.kernel.tree import check_tree_name, tree_key, tree_of_series
 from verify import bench, selftest
 from verify.matrix import render_json, render_markdown, render_text
 from verify.run import Options, default_out, verify, write_reports

@@ -11,9 +11,9 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Dict, List, Optional, Sequence, Set, Tuple
 
-from demagic import ccache
-from demagic.proc import BATCH, CommandError, DemagicError, run
-from demagic import kconfig
+from demagic.core import ccache
+from demagic.core.proc import BATCH, CommandError, DemagicError, run
+from demagic.kernel import kconfig
 from verify.arches import Arch, config_missing, parse_config
 
 CCWRAP = Path(__file__).resolve().parent / "ccwrap.sh"

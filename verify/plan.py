@@ -7,9 +7,9 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Callable, Dict, List, Sequence, Tuple
 
-from demagic.proc import run
+from demagic.core.proc import run
 from verify.arches import Arch, candidates, enabled, object_of
-from demagic.patches import Patch
+from demagic.model.patches import Patch
 
 # A header-only patch is proved by this many of the sources that include it.
 INCLUDERS = 3

@@ -19,7 +19,7 @@ from pathlib import Path
 from typing import Dict, List, Optional, Sequence
 
 from verify.matrix import Cell, failed, not_applicable, passed
-from demagic.patches import Patch, magic_names, parse_file
+from demagic.model.patches import Patch, magic_names, parse_file
 
 
 def normalise(line: str) -> str:

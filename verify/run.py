@@ -9,15 +9,17 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Callable, Dict, List, Optional, Set, Tuple
 
-from demagic.proc import DemagicError, Progress, UsageError, run
-from demagic.tree import BUILD, GIT_ENV, REPO_ROOT, Tree, pristine, series_patches, worktree
-from demagic import leftovers
+from demagic.core.proc import DemagicError, Progress, UsageError, run
+from demagic.core import paths
+from demagic.core.paths import REPO_ROOT
+from demagic.kernel.tree import GIT_ENV, Tree, pristine, series_patches, worktree
+from demagic.kernel import leftovers
 from verify import basecache, checkpatch, layout, reference
 from verify.arches import ARCHES, Arch, by_name
 from verify.kbuild import BuildDir, BuildError, ObjectResult, new_warnings, pahole, tools_missing
 from verify.matrix import Cell, Matrix, Row, failed, not_applicable, passed
-from demagic.patches import (Patch, Removed, added_members, parse_series, removed_identifiers,
-                             series_digest)
+from demagic.model.patches import (Patch, Removed, added_members, parse_series,
+                                   removed_identifiers, series_digest)
 from verify.plan import ObjectPlan, plan, union
 
 FAST_NOTE = ("--fast: no build after each patch: bisect is n.a., builds and layout compare "
@@ -72,7 +74,7 @@ class Walk:
 
 def build_dir(walk: Walk, arch: Arch, state: str, jobs: int) -> BuildDir:
     if arch.name not in walk.dirs:
-        out = BUILD / "verify" / walk.tree.name / f"{arch.name}-{state}"
+        out = paths.BUILD / "verify" / walk.tree.name / f"{arch.name}-{state}"
         walk.dirs[arch.name] = BuildDir(arch, walk.wt, out, jobs)
     return walk.dirs[arch.name]
 
@@ -355,7 +357,7 @@ def shown(path: Path) -> str:
 
 def default_out(kdir: Optional[Path], tree: str = "linux-6.1") -> Path:
     name = tree if kdir is None else kdir.resolve().name
-    return BUILD / "verify" / name
+    return paths.BUILD / "verify" / name
 
 
 def write_reports(matrix: Matrix, out: Path, text: str, markdown: str, js: str,

@@ -16,8 +16,9 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import FrozenSet, List, Sequence, Tuple
 
-from demagic.proc import DemagicError, Progress, run
-from demagic.tree import BUILD, GIT_ENV, pristine, worktree
+from demagic.core.proc import DemagicError, Progress, run
+from demagic.core import paths
+from demagic.kernel.tree import GIT_ENV, pristine, worktree
 from verify.matrix import render_text
 from verify.run import Options, verify
 
@@ -112,7 +113,7 @@ def main(base: Options) -> int:
     """Run every case; 0 only when each failed exactly where expected."""
     progress = Progress()
     tree = pristine(base.kdir, progress, base.tree)
-    root = BUILD / "verify" / tree.name / "selftest"
+    root = paths.BUILD / "verify" / tree.name / "selftest"
     bad: List[str] = []
     for case in CASES:
         # the broken series is written from the work copy, which verify then resets

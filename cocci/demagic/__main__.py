@@ -7,19 +7,19 @@ import importlib
 import sys
 from typing import Callable, Dict, List, Optional, Sequence
 
-from demagic.proc import guarded
+from demagic.core.proc import guarded
 
 # command -> module whose main(argv) runs it
 COMMANDS: Dict[str, str] = {
-    "deps": "demagic.deps",
-    "tree": "demagic.tree",
-    "scan": "demagic.scan",
-    "test-rules": "demagic.casetest",
-    "test-judge": "demagic.judgetest",
-    "spatch": "demagic.series",
-    "check-series": "demagic.series:check_main",
-    "check-mail": "demagic.mailcheck",
-    "bench": "demagic.bench",
+    "deps": "demagic.core.deps",
+    "tree": "demagic.kernel.tree",
+    "scan": "demagic.cli.scan",
+    "test-rules": "demagic.cli.rulecases",
+    "test-judge": "demagic.cli.judgecases",
+    "spatch": "demagic.series.build",
+    "check-series": "demagic.series.build:check_main",
+    "check-mail": "demagic.series.mailcheck",
+    "bench": "demagic.cli.bench",
 }
 
 

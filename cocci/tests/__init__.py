@@ -4,7 +4,7 @@ their own, empty at the start, removed at the end."""
 
 import atexit
 
-from demagic import memo
+from demagic.core import memo
 
 _CACHE = memo.isolated()
 _CACHE.__enter__()

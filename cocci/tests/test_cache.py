@@ -10,8 +10,11 @@ import unittest
 from pathlib import Path
 from unittest import mock
 
-from demagic import ccache, scan, scancache
-from demagic.proc import run
+from demagic.core import paths
+from demagic.core import ccache
+from demagic.scan.collect import Scan, Stats
+from demagic.judge import scans
+from demagic.core.proc import run
 
 
 class ScanCacheTest(unittest.TestCase):
@@ -22,8 +25,8 @@ class ScanCacheTest(unittest.TestCase):
 
         def fake(root: Path, subdir=None, macros=None, jobs=1, progress=None):  # type: ignore
             self.calls += 1
-            return scan.Scan([], [], scan.Stats(self.calls, self.calls))
-        patcher = mock.patch("demagic.scancache.scan.collect", side_effect=fake)
+            return Scan([], [], Stats(self.calls, self.calls))
+        patcher = mock.patch("demagic.judge.scans.judged", side_effect=fake)
         patcher.start()
         self.addCleanup(patcher.stop)
 
@@ -32,16 +35,16 @@ class ScanCacheTest(unittest.TestCase):
         self._tmp.cleanup()
 
     def test_same_scan_is_served_from_the_cache(self) -> None:
-        first = scancache.collect("a" * 40, Path("/t"))
-        again = scancache.collect("a" * 40, Path("/t"))
+        first = scans.cached("a" * 40, Path("/t"))
+        again = scans.cached("a" * 40, Path("/t"))
         self.assertEqual(self.calls, 1)
         self.assertEqual(again.stats.listed, first.stats.listed)
 
     def test_each_input_misses(self) -> None:
-        scancache.collect("a" * 40, Path("/t"))
-        scancache.collect("b" * 40, Path("/t"))                 # another commit: a changed file
-        scancache.collect("a" * 40, Path("/t"), "drivers")      # M=
-        scancache.collect("a" * 40, Path("/t"), None, ["X_MAGIC"])
+        scans.cached("a" * 40, Path("/t"))
+        scans.cached("b" * 40, Path("/t"))                 # another commit: a changed file
+        scans.cached("a" * 40, Path("/t"), "drivers")      # M=
+        scans.cached("a" * 40, Path("/t"), None, ["X_MAGIC"])
         self.assertEqual(self.calls, 4)
 
     def test_a_changed_rule_or_line_of_code_misses(self) -> None:
@@ -49,22 +52,22 @@ class ScanCacheTest(unittest.TestCase):
             code = Path(tmp)
             (code / "find_magic.cocci").write_text("@r@\n@@\n")
             (code / "tests").mkdir()
-            with mock.patch.object(scancache, "COCCI", code):
-                scancache.code_digest.cache_clear()
-                one = scancache.key("a" * 40, None, None)
+            with mock.patch.object(scans, "COCCI", code):
+                scans.code_digest.cache_clear()
+                one = scans.key("a" * 40, None, None)
                 (code / "tests" / "case.c").write_text("int x;\n")     # tests do not count
-                scancache.code_digest.cache_clear()
-                self.assertEqual(scancache.key("a" * 40, None, None), one)
+                scans.code_digest.cache_clear()
+                self.assertEqual(scans.key("a" * 40, None, None), one)
                 (code / "find_magic.cocci").write_text("@r@\n@@\n// changed\n")
-                scancache.code_digest.cache_clear()
-                self.assertNotEqual(scancache.key("a" * 40, None, None), one)
-            scancache.code_digest.cache_clear()
+                scans.code_digest.cache_clear()
+                self.assertNotEqual(scans.key("a" * 40, None, None), one)
+            scans.code_digest.cache_clear()
 
     def test_a_damaged_entry_is_made_again(self) -> None:
-        scancache.collect("a" * 40, Path("/t"))
+        scans.cached("a" * 40, Path("/t"))
         for entry in (Path(self._tmp.name) / "scan").iterdir():
             entry.write_bytes(b"not a pickle")
-        scancache.collect("a" * 40, Path("/t"))
+        scans.cached("a" * 40, Path("/t"))
         self.assertEqual(self.calls, 2)
 
 
@@ -79,14 +82,14 @@ class SharedGrepTest(unittest.TestCase):
         self._tmp = tempfile.TemporaryDirectory()
         self.addCleanup(self._tmp.cleanup)
         self.wt = Path(self._tmp.name)
-        from demagic.proc import run
+        from demagic.core.proc import run
         (self.wt / "a.c").write_text("int FOO_MAGIC;\nint x = FOO_MAGIC;\n")
         (self.wt / "b.c").write_text("int BAR_MAGIC;\nint FOO_MAGICAL;\n")
         run(["git", "init", "-q", str(self.wt)])
         run(["git", "-C", str(self.wt), "add", "-A"])
 
     def test_answers_as_git_grep_after_the_tree_changes(self) -> None:
-        from demagic import leftovers
+        from demagic.kernel import leftovers
         grep = leftovers.Grep(self.wt, ["BAR_MAGIC", "FOO_MAGIC"])
         (self.wt / "a.c").write_text("int y;\n")
         (self.wt / "b.c").write_text("int BAR_MAGIC, FOO_MAGIC;\n")
@@ -97,7 +100,7 @@ class SharedGrepTest(unittest.TestCase):
         self.assertEqual(grep(["FOO_MAGIC"]), [("b.c", 1, "int BAR_MAGIC, FOO_MAGIC;")])
 
     def test_untouched_files_come_from_the_first_grep(self) -> None:
-        from demagic import leftovers
+        from demagic.kernel import leftovers
         grep = leftovers.Grep(self.wt, ["FOO_MAGIC"])
         self.assertEqual(grep(["FOO_MAGIC"]), [("a.c", 1, "int FOO_MAGIC;"),
                                                ("a.c", 2, "int x = FOO_MAGIC;")])
@@ -108,7 +111,7 @@ class BenchCompareTest(unittest.TestCase):
     cover letter names may differ."""
 
     def test_only_the_output_directory_may_differ(self) -> None:
-        from demagic import bench
+        from demagic.cli import bench
         with tempfile.TemporaryDirectory() as tmp:
             a, b = Path(tmp) / "t-sequential", Path(tmp) / "t-parallel"
             for d in (a, b):
@@ -125,11 +128,12 @@ class BenchCompareTest(unittest.TestCase):
     def test_the_runs_of_a_tree_hold_its_lock(self) -> None:
         """bench's spatch runs use the tree's work copy, shared by every command."""
         import fcntl
-        from demagic import bench, tree as trees
+        from demagic.cli import bench
+        from demagic.kernel import tree as trees
         held = []
 
         def probe(name: str, *_: object) -> list:
-            fd = os.open(trees.BUILD / "locks" / f"{name}.lock", os.O_RDWR)
+            fd = os.open(paths.BUILD / "locks" / f"{name}.lock", os.O_RDWR)
             try:
                 fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
                 held.append(False)
@@ -139,7 +143,7 @@ class BenchCompareTest(unittest.TestCase):
                 os.close(fd)
             return []
         with tempfile.TemporaryDirectory() as tmp, \
-                mock.patch.object(trees, "BUILD", Path(tmp)), \
+                mock.patch.object(paths, "BUILD", Path(tmp)), \
                 mock.patch.object(bench, "bench_tree", side_effect=probe), \
                 mock.patch.object(bench, "bench_scan", side_effect=lambda *a: probe(*a) or ""), \
                 mock.patch("sys.stdout"):

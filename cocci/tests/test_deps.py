@@ -9,8 +9,8 @@ import unittest
 from contextlib import redirect_stderr
 from unittest import mock
 
-from demagic import deps
-from demagic.proc import CommandError
+from demagic.core import deps
+from demagic.core.proc import CommandError
 
 
 def _done(argv, rc, out=""):
@@ -20,7 +20,7 @@ def _done(argv, rc, out=""):
 class Update(unittest.TestCase):
     def setUp(self) -> None:
         self.calls = []
-        sleep = mock.patch("demagic.deps.time.sleep", lambda _: None)
+        sleep = mock.patch("demagic.core.deps.time.sleep", lambda _: None)
         sleep.start()
         self.addCleanup(sleep.stop)
 
@@ -36,7 +36,7 @@ class Update(unittest.TestCase):
             if not install_ok:
                 raise CommandError(argv, 100, "E: Unable to locate package foo")
             return _done(argv, 0)
-        return mock.patch("demagic.deps.run", run)
+        return mock.patch("demagic.core.deps.run", run)
 
     def test_retried_until_it_works(self) -> None:
         err = io.StringIO()
@@ -47,7 +47,7 @@ class Update(unittest.TestCase):
 
     def test_still_failing_is_said_and_install_goes_on(self) -> None:
         err = io.StringIO()
-        with self.fake([100] * 6), mock.patch("demagic.deps.have_lists", lambda: False), \
+        with self.fake([100] * 6), mock.patch("demagic.core.deps.have_lists", lambda: False), \
                 redirect_stderr(err):
             deps.install(["foo"])
         self.assertEqual(self.calls, ["update"] * deps.UPDATE_TRIES + ["install"])
@@ -56,7 +56,7 @@ class Update(unittest.TestCase):
 
     def test_install_failing_after_is_the_error(self) -> None:
         with self.fake([100] * 6, install_ok=False), \
-                mock.patch("demagic.deps.have_lists", lambda: True), \
+                mock.patch("demagic.core.deps.have_lists", lambda: True), \
                 redirect_stderr(io.StringIO()), self.assertRaises(CommandError):
             deps.install(["foo"])
         self.assertEqual(self.calls, ["install"] + ["update"] * deps.UPDATE_TRIES + ["install"])

@@ -14,10 +14,12 @@ from unittest import mock
 from pathlib import Path
 from typing import Any, Dict, List
 
-from demagic import candidates, discover, judge, structs, texts as dtexts
-from demagic.evidence import formats, guards, offsets
-from demagic.model import Candidate, Site, Verdict
-from demagic.proc import DemagicError, Progress
+from demagic.scan import candidates, discover, structs
+from demagic.judge import verdicts as judge
+from demagic.kernel import texts as dtexts
+from demagic.scan.evidence import formats, guards, offsets
+from demagic.model.candidate import Candidate, Site, Verdict
+from demagic.core.proc import DemagicError, Progress
 
 DATA = Path(__file__).resolve().parent / "judge_data"
 

@@ -7,8 +7,8 @@ import tempfile
 import unittest
 from pathlib import Path
 
-from demagic import kbuild
-from demagic.kdeps import Reader, need
+from demagic.kernel import kbuild
+from demagic.kernel.kdeps import Reader, need
 
 FILES = {
     "Kconfig": 'source "drivers/Kconfig"\nsource "arch/$(SRCARCH)/Kconfig"\n',

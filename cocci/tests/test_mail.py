@@ -11,13 +11,13 @@ import unittest
 from pathlib import Path
 from unittest import mock
 
-from demagic import cover, export, mailcheck, message
-from demagic.model import DEBUG, Candidate, CheckShape, Evidence, Finding, Site, Verdict
-from demagic.evidence import shapes
-from demagic.patches import parse_text
-from demagic.proc import DemagicError
-from demagic.rewrite import Result, Target
-from demagic.texts import Texts
+from demagic.series import cover, mail as export, mailcheck, message
+from demagic.model.candidate import DEBUG, Candidate, CheckShape, Evidence, Finding, Site, Verdict
+from demagic.scan.evidence import shapes
+from demagic.model.patches import parse_text
+from demagic.core.proc import DemagicError
+from demagic.rewrite.apply import Result, Target
+from demagic.kernel.texts import Texts
 
 TOOLS = message.Tools("spatch 1.1.1", "demagic 0.5", {"remove_magic.cocci": "0123456789ab"})
 RULE = Path("remove_magic.cocci")

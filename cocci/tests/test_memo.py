@@ -13,9 +13,13 @@ from pathlib import Path
 from typing import List
 from unittest import mock
 
-from demagic import discover, export, memo, rewrite, texts
-from demagic.model import Verdict
-from demagic.proc import Progress, run
+from demagic.scan import discover
+from demagic.series import mail as export
+from demagic.core import memo
+from demagic.rewrite import apply as rewrite
+from demagic.kernel import texts
+from demagic.model.candidate import Verdict
+from demagic.core.proc import Progress, run
 
 from tests.test_rewrite import DEFINES, DRIVER, HEADER
 

@@ -11,8 +11,8 @@ import unittest
 from pathlib import Path
 from unittest import mock
 
-from demagic import rewrite
-from demagic.model import Verdict
+from demagic.rewrite import apply as rewrite
+from demagic.model.candidate import Verdict
 
 DRIVER = """\
 #include "foo.h"
@@ -107,7 +107,7 @@ class SpatchTest(unittest.TestCase):
                 return subprocess.CompletedProcess(argv, 1, "", "d1.c: parse error\n")
             return subprocess.CompletedProcess(argv, 0, "", "")
 
-        with mock.patch("demagic.rewrite.run", fake), \
+        with mock.patch("demagic.rewrite.apply.run", fake), \
                 self.assertRaisesRegex(rewrite.SpatchError, r"^d1\.c: spatch failed: d1\.c: parse"):
             rewrite._spatch(rewrite.RULE_OF[Verdict.REMOVE], DEFINES, root, files)
         self.assertEqual(seen[0], ("d0.c", DRIVER.format(n=0)))

@@ -8,12 +8,16 @@ import tempfile
 import unittest
 from pathlib import Path
 
-from demagic import (cover, layout, message, preproc, registry, rewrite, scan, scanmodes, series,
-                     texts as dtexts, tree as trees)
-from demagic.model import Candidate, Verdict
-from demagic.proc import Progress, UsageError, run
-from demagic.tree import GIT_ENV
-from demagic.tidy import realign, tidy
+from demagic.series import cover, message, build as series
+from demagic.rewrite import offsets as layout, preproc, apply as rewrite
+from demagic.kernel import registry, texts as dtexts, tree as trees
+from demagic.judge import scans
+from demagic.cli import scan as scan_cli
+from demagic.scan import report as scan_report
+from demagic.model.candidate import Candidate, Verdict
+from demagic.core.proc import Progress, UsageError, run
+from demagic.kernel.tree import GIT_ENV
+from demagic.rewrite.tidy import realign, tidy
 
 TABLE = """\
 ===================== ================ ======================== ==========================================
@@ -179,7 +183,7 @@ class DiscoveryTest(unittest.TestCase):
         shutil.rmtree(self.root)
 
     def cands(self) -> list:
-        return [c for c in scan.collect(self.root, jobs=1).cands
+        return [c for c in scans.judged(self.root, jobs=1).cands
                 if c.verdict in (Verdict.REMOVE, Verdict.FLAG)]
 
     def test_discovered_candidate_is_skipped_and_named(self) -> None:
@@ -211,7 +215,7 @@ class DiscoveryTest(unittest.TestCase):
             self.addCleanup(shutil.rmtree, copy)
             run(["git", "clone", "-q", str(self.root), str(copy)])
             tree = trees.Tree("t", copy, "HEAD", "6.12.0", False)
-            cands = [c for c in scan.collect(copy, jobs=1).cands
+            cands = [c for c in scans.judged(copy, jobs=1).cands
                      if c.verdict in (Verdict.REMOVE, Verdict.FLAG)]
             series.write_commits(tree, copy, cands, self.WHO, 2, None, Progress(quiet=True),
                                  discovered=True, parallel=parallel)
@@ -221,7 +225,7 @@ class DiscoveryTest(unittest.TestCase):
         self.assertEqual(logs[1], logs[0])
 
     def test_scan_mode_patch_prints_the_diff_spatch_would_apply(self) -> None:
-        text = scanmodes.patch(self.cands(), self.root, 1, Progress(quiet=True))
+        text = scan_cli.patch(self.cands(), self.root, 1, Progress(quiet=True))
         self.assertIn("-\tp->magic = FOO_MAGIC;\n", text)
         self.assertIn("-\tif (!p || p->magic != FOO_MAGIC)\n+\tif (!p)\n", text)
         self.assertIn("// BAR_MAGIC: needs a manual fix:", text)
@@ -229,7 +233,7 @@ class DiscoveryTest(unittest.TestCase):
         self.assertEqual(status, "")
 
     def test_scan_mode_context_marks_the_matched_lines(self) -> None:
-        text = scanmodes.context(self.cands(), dtexts.Texts(self.root))
+        text = scan_report.context(self.cands(), dtexts.Texts(self.root))
         self.assertIn("*\tp->magic = FOO_MAGIC;\n", text)
         self.assertIn("*\tif (!p || p->magic != FOO_MAGIC)\n \t\treturn -EINVAL;\n", text)
         self.assertIn("--- drivers/foo/foo.c\n+++ drivers/foo/foo.c\n@@ -", text)

@@ -20,8 +20,11 @@ import unittest
 from pathlib import Path
 from unittest import mock
 
-from demagic import lock, proc, series, tree as trees
-from demagic.proc import CommandError, DemagicError, Progress, UsageError, run
+from demagic.core import paths
+from demagic.core import lock, proc
+from demagic.series import build as series
+from demagic.kernel import tree as trees
+from demagic.core.proc import CommandError, DemagicError, Progress, UsageError, run
 
 ENV = {"GIT_AUTHOR_NAME": "u", "GIT_AUTHOR_EMAIL": "u@x.org", "GIT_COMMITTER_NAME": "u",
        "GIT_COMMITTER_EMAIL": "u@x.org"}
@@ -51,7 +54,7 @@ class TreeCase(unittest.TestCase):
     def setUp(self) -> None:
         self.tmp = Path(tempfile.mkdtemp())
         self.build = self.tmp / "build"
-        patcher = mock.patch.object(trees, "BUILD", self.build)
+        patcher = mock.patch.object(paths, "BUILD", self.build)
         patcher.start()
         self.addCleanup(patcher.stop)
         self.addCleanup(shutil.rmtree, self.tmp)
@@ -129,7 +132,7 @@ class KindsOfTreeTest(TreeCase):
 class DebianTreeTest(TreeCase):
     def test_a_missing_package_is_installed_or_named(self) -> None:
         with mock.patch.object(trees, "tarball", return_value=self.tmp / "none.tar.xz"), \
-                mock.patch("demagic.deps.ensure_packages") as ensure:
+                mock.patch("demagic.core.deps.ensure_packages") as ensure:
             with self.assertRaisesRegex(DemagicError, r"none.tar.xz missing after installing "
                                                       r"linux-source-6.12"):
                 trees.pristine(None, QUIET, "linux-6.12")
@@ -267,12 +270,12 @@ class WorktreeSeriesTest(TreeCase):
     def test_one_work_copy_per_tree_replaces_the_copies_of_each_command(self) -> None:
         kdir = self.user_tree()
         t = trees.pristine(kdir, QUIET)
-        old = trees.BUILD / "work" / t.name / "verify"
+        old = paths.BUILD / "work" / t.name / "verify"
         old.parent.mkdir(parents=True)
         run(["git", "-C", str(t.repo), "worktree", "add", "-q", "--detach", str(old), t.base])
         series_dir = self.series(kdir)
         work = trees.worktree(t, series_dir)
-        self.assertEqual(work, trees.BUILD / "work" / t.name)
+        self.assertEqual(work, paths.BUILD / "work" / t.name)
         self.assertFalse(old.exists())
         listed = run(["git", "-C", str(t.repo), "worktree", "list", "--porcelain"]).stdout
         self.assertEqual([l.split(" ", 1)[1] for l in listed.splitlines()

@@ -6,7 +6,7 @@ import tempfile
 import unittest
 from pathlib import Path
 
-from demagic import kconfig
+from demagic.kernel import kconfig
 from qemu import boot, kernel
 from qemu.archs import FLAVOURS, I386, X86_64
 

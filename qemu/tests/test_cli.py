@@ -11,8 +11,8 @@ import unittest
 from pathlib import Path
 from unittest import mock
 
-from demagic.proc import DemagicError, Progress
-from demagic.tree import Tree
+from demagic.core.proc import DemagicError, Progress
+from demagic.kernel.tree import Tree
 from qemu import cli, kernel, ktap
 from qemu.archs import I386, X86_64, Flavour, GuestTest
 from qemu.boot import BootResult

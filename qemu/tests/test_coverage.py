@@ -7,7 +7,7 @@ import unittest
 from pathlib import Path
 from typing import Dict, Optional, Sequence
 
-from demagic.patches import Patch, parse_text
+from demagic.model.patches import Patch, parse_text
 from qemu import coverage, probe
 from qemu.archs import GuestTest
 

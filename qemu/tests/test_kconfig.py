@@ -5,7 +5,7 @@ import tempfile
 import unittest
 from pathlib import Path
 
-from demagic import kconfig
+from demagic.kernel import kconfig
 from qemu.kernel import CONFIGS
 
 FINAL = """#

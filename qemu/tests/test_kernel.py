@@ -7,7 +7,7 @@ import unittest
 from pathlib import Path
 from unittest import mock
 
-from demagic.proc import CommandError
+from demagic.core.proc import CommandError
 from qemu import kernel
 from qemu.archs import I386, X86_64
 

@@ -6,8 +6,8 @@ import tempfile
 import unittest
 from pathlib import Path
 
-from demagic.patches import parse_file, parse_text
-from demagic.proc import DemagicError, run
+from demagic.model.patches import parse_file, parse_text
+from demagic.core.proc import DemagicError, run
 from qemu import mutant
 
 DATA = Path(__file__).resolve().parent / "test_data"

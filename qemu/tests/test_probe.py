@@ -6,7 +6,7 @@ import unittest
 from pathlib import Path
 
 from cocci.tests.test_kbuild import FILES
-from demagic.patches import parse_text
+from demagic.model.patches import parse_text
 from qemu import probe, selftests
 from qemu.archs import X86_64
 

@@ -9,7 +9,8 @@ import unittest
 from pathlib import Path
 from typing import Tuple
 
-from demagic import leftovers, patches as patch
+from demagic.kernel import leftovers
+from demagic.model import patches as patch
 from verify import arches, checkpatch, kbuild, layout, matrix, reference
 
 DATA = Path(__file__).resolve().parent / "test_data"

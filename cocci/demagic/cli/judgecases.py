@@ -1,0 +1,131 @@
+# SPDX-License-Identifier: GPL-2.0
+"""Exact-output cases for the scan and the judge: python3 -m demagic test-judge.
+
+Each case is a directory cocci/tests/judge/NAME/ holding a small tree (C
+files at the paths a kernel would have them, Kconfig and Makefile lines
+where the case needs them) and NAME/expect, the text the scan prints for
+that tree, compared byte for byte: every candidate, its verdict, its reason
+and evidence, the code spatch could not parse, the counts.  The name says
+what the case is about (keep_discriminator, remove_not_a_discriminator):
+each kind of evidence has a positive and a negative case.  --selftest
+changes one verdict in one expect file and checks that the runner fails.
+"""
+
+from __future__ import annotations
+
+import argparse
+import difflib
+import re
+import shutil
+import sys
+import tempfile
+from pathlib import Path
+from typing import List, Optional, Sequence
+
+from demagic.core.paths import COCCI
+from demagic.core import memo
+from demagic.scan import report as scanout
+from demagic.judge import scans
+from demagic.core.proc import DemagicError
+from demagic.kernel.texts import Texts
+
+CASES = COCCI / "tests" / "judge"
+EXPECT = "expect"
+MAKEFILE = "VERSION = 6\nPATCHLEVEL = 12\nSUBLEVEL = 0\n"
+
+
+def outcome(case: Path) -> str:
+    """What the scan prints for the case's tree (or the error it stops with)."""
+    with tempfile.TemporaryDirectory(prefix="demagic-judge-") as tmp:
+        root = Path(tmp) / "tree"
+        shutil.copytree(case, root, ignore=shutil.ignore_patterns(EXPECT))
+        if not (root / "Makefile").exists():
+            (root / "Makefile").write_text(MAKEFILE)
+        try:
+            result = scans.judged(root, jobs=1)
+        except DemagicError as exc:
+            return f"error: {exc}\n"
+        return scanout.format_text(result, Texts(root))
+
+
+def compare(case: Path) -> List[str]:
+    want_path = case / EXPECT
+    want = want_path.read_text() if want_path.exists() else ""
+    got = outcome(case)
+    if got == want:
+        return []
+    return list(difflib.unified_diff(want.splitlines(keepends=True), got.splitlines(keepends=True),
+                                     f"{case.name}/expect", f"{case.name}/got"))
+
+
+def cases(cases_dir: Path, only: Optional[str] = None) -> List[Path]:
+    return [d for d in sorted(cases_dir.iterdir())
+            if d.is_dir() and (only is None or re.search(only, d.name))]
+
+
+def run_cases(cases_dir: Path, only: Optional[str] = None, quiet: bool = False) -> int:
+    passed = failed = 0
+    for case in cases(cases_dir, only):
+        diff = compare(case)
+        print(f"{'CORRECT' if not diff else 'PROBLEM'} {case.name}")
+        if diff and not quiet:
+            sys.stdout.writelines("    " + (line if line.endswith("\n") else line + "\n")
+                                  for line in diff)
+        passed += not diff
+        failed += bool(diff)
+    print(f"judge: {passed} passed, {failed} failed")
+    return 0 if failed == 0 and passed > 0 else 1
+
+
+def write_expected(cases_dir: Path, only: Optional[str]) -> int:
+    """Write each case's expect from what the scan prints now (to review by hand)."""
+    for case in cases(cases_dir, only):
+        (case / EXPECT).write_text(outcome(case))
+        print(f"wrote {case.name}/{EXPECT}")
+    return 0
+
+
+VERDICT_LINE = re.compile(r"^== (remove|flag|keep|review) \((\d+)\)$", re.M)
+
+
+def selftest() -> int:
+    """Swap the counts of two verdict headings of one case: the runner must say PROBLEM."""
+    with tempfile.TemporaryDirectory(prefix="demagic-judge-selftest-") as tmp:
+        copy = Path(tmp) / "judge"
+        shutil.copytree(CASES, copy)
+        for case in cases(copy):
+            text = (case / EXPECT).read_text()
+            heads = VERDICT_LINE.findall(text)
+            counts = [int(n) for _v, n in heads]
+            if len(set(counts)) > 1:
+                break
+        else:
+            print("selftest: FAILED, no case to corrupt")
+            return 1
+        wrong = dict(zip([v for v, _n in heads], reversed(counts)))
+        text = VERDICT_LINE.sub(lambda m: f"== {m.group(1)} ({wrong[m.group(1)]})", text)
+        (case / EXPECT).write_text(text)
+        print(f"selftest: expecting a PROBLEM for {case.name} (verdict counts swapped)")
+        status = run_cases(copy, only=rf"^{re.escape(case.name)}$", quiet=True)
+    if status == 0:
+        print("selftest: FAILED, the runner accepted a wrong verdict")
+        return 1
+    print("selftest: ok, the runner caught the wrong verdict")
+    return 0
+
+
+def main(argv: Optional[Sequence[str]] = None) -> int:
+    parser = argparse.ArgumentParser(prog="demagic test-judge", description=__doc__,
+                                     formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser.add_argument("--only", help="run the cases whose name matches this regex")
+    parser.add_argument("--selftest", action="store_true",
+                        help="show that a wrong verdict in an expect file is caught")
+    parser.add_argument("--write", action="store_true",
+                        help="write each case's expect from the scan's output, for review")
+    args = parser.parse_args(argv)
+    with memo.isolated():
+        if args.selftest:
+            return selftest()
+        if args.write:
+            return write_expected(CASES, args.only)
+        return run_cases(CASES, args.only)

@@ -1,0 +1,147 @@
+# SPDX-License-Identifier: GPL-2.0
+"""make scan: find and judge the magic numbers of a kernel tree, in coccicheck's modes.
+
+MODE=report (the default) prints the candidates grouped by verdict (text, or
+JSON lines), MODE=org as coccicheck does, MODE=context the lines each
+candidate sets and checks marked with *, MODE=patch the diff make spatch
+would apply for each remove or flag verdict.
+"""
+
+from __future__ import annotations
+
+import argparse
+import os
+import resource
+import sys
+import time
+from pathlib import Path
+from typing import List, Optional, Sequence
+
+from demagic.core import lock
+from demagic.core.proc import Progress, UsageError, cap_jobs, run
+from demagic.judge import scans
+from demagic.kernel import tree
+from demagic.kernel.texts import Texts, grep_tree
+from demagic.model.candidate import Candidate, Verdict
+from demagic.rewrite import apply as rewrite
+from demagic.rewrite.apply import ResidueError
+from demagic.scan import discover, report
+from demagic.rewrite.targets import group, target_of
+
+
+def _cpu() -> float:
+    """CPU seconds used so far by this process and its finished children."""
+    own = resource.getrusage(resource.RUSAGE_SELF)
+    kids = resource.getrusage(resource.RUSAGE_CHILDREN)
+    return own.ru_utime + own.ru_stime + kids.ru_utime + kids.ru_stime
+
+
+def bench(root: Path, jobs: int, progress: Progress) -> int:
+    """Print the scan's wall time beside one naive whole-tree run of the same rule.
+
+    CPU seconds are printed too: on a shared machine they vary less than wall time."""
+    cpu0 = _cpu()
+    result = scans.judged(root, jobs=jobs, progress=progress)
+    stats = result.stats
+    scan_cpu = _cpu() - cpu0
+    progress.step(f"scan: {stats.seconds:.1f} s, {stats.parsed} files parsed, "
+                  f"{len(result.cands)} candidates; now the naive run (slow)")
+    nfiles = len(grep_tree(root, ["-l", "-e", ""], ["*.c"]).split())
+    start, cpu0 = time.monotonic(), _cpu()
+    res = run(["spatch", "--very-quiet", "-D", "report", "--no-includes", "--timeout",
+               str(discover.FILE_TIMEOUT), "-j", str(jobs), "--sp-file", str(discover.RULE),
+               "--dir", "."], cwd=root, check=False)
+    naive, naive_cpu = time.monotonic() - start, _cpu() - cpu0
+    load = os.getloadavg()[0]
+    nrec = len([r for r in discover.parse_report(res.stdout) if r.what in ("set", "check")])
+    print(f"scan:  {stats.seconds:7.1f} s wall, {scan_cpu:7.1f} s cpu, {stats.parsed:6d} files "
+          f"parsed ({stats.listed} name MAGIC), jobs {jobs}")
+    print(f"naive: {naive:7.1f} s wall, {naive_cpu:7.1f} s cpu, {nfiles:6d} files parsed "
+          f"(spatch --dir ., every .c), jobs {jobs}, exit {res.returncode}, "
+          f"{nrec} set/check reports")
+    print(f"ratio: naive / scan = {naive / max(stats.seconds, 1e-9):.1f} wall, "
+          f"{naive_cpu / max(scan_cpu, 1e-9):.1f} cpu (load average at the end {load:.1f})")
+    return 0
+
+
+def write_out(text: str, out: Optional[Path]) -> None:
+    """Print text, or write it to out atomically (an interrupted run leaves out as it was)."""
+    if out is None:
+        sys.stdout.write(text)
+        return
+    out.parent.mkdir(parents=True, exist_ok=True)
+    tmp = out.with_name(f".{out.name}.{os.getpid()}.tmp")
+    tmp.write_text(text)
+    tmp.replace(out)
+
+
+def parse_args(argv: Sequence[str]) -> argparse.Namespace:
+    p = argparse.ArgumentParser(prog="demagic scan", description=__doc__)
+    p.add_argument("--kdir", type=Path, help="your own kernel tree")
+    p.add_argument("--tree", default="linux-6.1", help="without --kdir, one of Debian's trees")
+    p.add_argument("--subdir", help="only this subdirectory of the tree (as M=)")
+    p.add_argument("--macros", nargs="+", help="judge only these constants")
+    p.add_argument("--format", choices=("text", "json"), default="text")
+    p.add_argument("--mode", choices=("report", "org", "context", "patch", ""), default="")
+    p.add_argument("--jobs", type=int, default=os.cpu_count() or 1)
+    p.add_argument("--out", type=Path, help="write here instead of stdout")
+    p.add_argument("--bench", action="store_true",
+                   help="time the scan beside the naive whole-tree spatch run")
+    args = p.parse_args(argv)
+    if args.jobs < 1:
+        raise UsageError(f"J={args.jobs}: must be a positive number")
+    return args
+
+
+def main(argv: Sequence[str]) -> int:
+    args = parse_args(argv)
+    args.jobs = cap_jobs(args.jobs)
+    name = tree.check_tree_name(args.tree)
+    with lock.holding(tree.tree_key(args.kdir, name), "make scan"):
+        return _main(args, name)
+
+
+def _main(args: argparse.Namespace, name: str) -> int:
+    pristine = None if args.kdir else tree.pristine(None, tree_name=name)
+    root = args.kdir.resolve() if args.kdir else pristine.repo   # type: ignore[union-attr]
+    if args.kdir:
+        tree.check_kdir(root)
+    progress = Progress()
+    if args.bench:
+        return bench(root, args.jobs, progress)
+    if pristine is not None:    # Debian's tree: its commit pins the content, the cache may serve
+        result = scans.cached(pristine.base, root, args.subdir, args.macros, args.jobs,
+                                   progress)
+    else:
+        result = scans.judged(root, args.subdir, args.macros, args.jobs, progress)
+    if args.mode == "context":
+        text = report.context(result.cands, Texts(root))
+    elif args.mode == "patch":
+        pristine = tree.pristine(args.kdir, progress, name)
+        text = patch(result.cands, tree.worktree(pristine), args.jobs,
+                               progress)
+    else:
+        text = report.render(result, args.mode or "", args.format, Texts(root))
+    write_out(text, args.out)
+    progress.step(report.summary(result))
+    return 0
+
+
+def patch(cands: Sequence[Candidate], work: Path, jobs: int, progress: Progress) -> str:
+    """The diff of each remove or flag verdict, made in work (a git worktree) and undone."""
+    out: List[str] = []
+    for macros, members in group([c for c in cands
+                                  if c.verdict in (Verdict.REMOVE, Verdict.FLAG)]):
+        target = target_of(macros, members)
+        name = "/".join(macros)
+        progress.step(f"{name}: {members[0].verdict.value}")
+        try:
+            result = rewrite.apply(work, target, jobs)
+            note = "; ".join(result.manual)
+            diff = run(["git", "-C", str(work), "diff"]).stdout if not note else ""
+        except ResidueError as exc:
+            diff, note = "", str(exc)
+        run(["git", "-C", str(work), "checkout", "-q", "--", "."])
+        out.append(f"// {name}: {members[0].verdict.value}: {members[0].reason}")
+        out.append(diff.rstrip("\n") if diff else f"// {name}: needs a manual fix: {note}")
+    return "\n".join(out) + ("\n" if out else "")

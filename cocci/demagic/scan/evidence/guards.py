@@ -1,0 +1,50 @@
+# SPDX-License-Identifier: GPL-2.0
+"""Whether the checks are compiled at all: an #ifdef that nothing in the tree defines."""
+
+from __future__ import annotations
+
+import re
+from pathlib import Path
+from typing import TYPE_CHECKING, Dict, Iterable, Sequence, Set
+
+from demagic.kernel.texts import grep_tree, guards_at
+
+if TYPE_CHECKING:
+    from demagic.scan.evidence import Context
+    from demagic.model.candidate import Candidate
+
+
+def never_defined(root: Path, symbols: Iterable[str], dirs: Sequence[str]) -> Set[str]:
+    """The symbols that no #define or -D flag in dirs (and include/) defines."""
+    syms = sorted({s for s in symbols if re.fullmatch(r"[A-Za-z_]\w*", s)
+                   and not s.startswith(("CONFIG_", "__"))})
+    if not syms:
+        return set()
+    pats = [a for s in syms for a in ("-e", s)]
+    where = sorted({d for d in dirs if d} | {"include"})
+    out = grep_tree(root, ["-h", "-F", *pats], ["*.[chS]", "*Makefile*", "*Kbuild*"], where)
+    rx = re.compile(r"(?:#\s*define\s+|-D)(%s)\b" % "|".join(syms))
+    defined = {m.group(1) for m in rx.finditer(out)}
+    return set(syms) - defined
+
+
+def gather(ctx: "Context", cands: Sequence["Candidate"]) -> None:
+    """guard: the symbol whose #ifdef encloses every check, when nothing defines it."""
+    texts = ctx.texts
+    guard_syms: Dict[str, Set[str]] = {}
+    for c in cands:
+        real = [s for s in c.checks if s.kind != "truth"]
+        if not real:
+            continue
+        common = set(guards_at(texts.lines(real[0].file), real[0].line))
+        for s in real[1:]:
+            common &= set(guards_at(texts.lines(s.file), s.line))
+        guard_syms[id(c)] = {g for g in common if not g.startswith("!")}
+    guarded = [c for c in cands if guard_syms.get(id(c))]
+    dead = never_defined(ctx.root, {g for gs in guard_syms.values() for g in gs},
+                         [str(Path(s.file).parent) for c in guarded for s in c.checks + c.sets]
+                         + [str(Path(c.header).parent) for c in guarded if c.header])
+    for c in cands:
+        g = sorted(guard_syms.get(id(c), set()) & dead)
+        if g:
+            c.evidence.guard = g[0]

@@ -1,0 +1,133 @@
+# SPDX-License-Identifier: GPL-2.0
+"""Whose memory the struct is, where the magic is written: the kernel's own object, or
+bytes that something else reads as a whole.
+
+A write-only magic may still be read: by a device, by user space, by a dump
+reader, by code that compares the raw bytes.  The field can only go when each
+write lands in memory the kernel allocated for itself (a k*alloc(), a member
+of another object, a driver's private data, a local variable) and nothing
+copies the object out as bytes (&obj with sizeof(obj), sizeof(struct S)
+outside an allocation), and the constant appears nowhere but in its
+#define and those writes.
+"""
+
+from __future__ import annotations
+
+import re
+from typing import TYPE_CHECKING, List, Sequence, Set
+
+from demagic.scan.evidence.provenance import source_of
+from demagic.scan.evidence.formats import format_reason
+from demagic.model.candidate import Candidate, Finding, Site
+from demagic.kernel.texts import Texts, enclosing_call, function_text, grep_words
+
+if TYPE_CHECKING:
+    from demagic.scan.evidence import Context
+
+ALLOC_RX = re.compile(r"^(?:\(\s*[\w\s]+\*\s*\)\s*)?(?:k[mzc]?alloc\w*|kv[mz]alloc\w*|kmem_cache_\w*alloc"
+                      r"\w*|v[mz]alloc\w*|devm_k[mzc]alloc\w*|kmemdup\w*|kzalloc_node)\s*\(")
+OWN_RX = re.compile(r"^&|^(?:container_of|list_entry|list_first_entry\w*|netdev_priv|\w+_priv)\s*\(")
+SHARED_RX = re.compile(r"\b(?:dma_alloc\w*|dmam_alloc\w*|\w*_map\w*|ioremap\w*|memremap|"
+                       r"\w*gem\w*|\w*_bo_\w*|page_address|kmap\w*|__va|phys_to_virt)\s*\(")
+ALLOC_CALL_RX = re.compile(r"\b(?:k[mzc]?alloc\w*|kv[mz]alloc\w*|kmem_cache_create\w*|v[mz]alloc\w*|"
+                           r"devm_k[mzc]alloc\w*|kmemdup\w*|alloc\w*|\w+_alloc\w*)\s*\($")
+
+
+def where_written(texts: Texts, site: Site, expr: str, member: str) -> Finding:
+    """What memory the set at site writes into, as a finding: owned or not."""
+    expr = re.sub(r"\s*(->|\.)\s*", r"\1", (expr or "").strip())
+    if re.search(r"(?:->|\.)\w+$", expr):
+        line = texts.lines(site.file)[site.line - 1] if site.line <= len(texts.lines(site.file)) \
+            else ""
+        if re.search(rf"{_chain(expr)}\s*\.\s*{re.escape(member)}\b", line):
+            return Finding(site, f"owned: {expr}, a member of another object")
+        return Finding(site, f"unknown: {expr} points to memory the scan cannot follow")
+    if not re.fullmatch(r"\w+", expr):
+        return Finding(site, f"unknown: {expr}")
+    body = "\n".join(function_text(texts, site))
+    if re.search(rf"\bstruct\s+\w+\s+{re.escape(expr)}\s*[;=]", body):
+        return Finding(site, f"owned: {expr}, a local variable")
+    src = source_of(texts, site, expr)
+    if not src:
+        return Finding(site, f"unknown: {expr} is handed in")
+    if SHARED_RX.search(src):
+        return Finding(site, f"shared: {expr} = {src[:50]}")
+    if ALLOC_RX.match(src) or OWN_RX.match(src):
+        return Finding(site, f"owned: {expr} = {src[:50]}")
+    if re.match(r"^\(\s*[\w\s]+\*\s*\)", src):
+        return Finding(site, f"shared: {expr} = {src[:50]}, laid over memory it does not allocate")
+    return Finding(site, f"unknown: {expr} = {src[:50]}")
+
+
+def copies(texts: Texts, files: Sequence[str], c: Candidate, exprs: Set[str]) -> List[Finding]:
+    """Where the object is copied out as bytes: sizeof(struct S) outside an allocation,
+    or &x together with sizeof(x) for an x that holds the field."""
+    names = [re.escape(c.struct)] + ([re.escape(c.evidence.typedef)] if c.evidence.typedef else [])
+    struct_rx = re.compile(rf"sizeof\s*\(\s*(?:struct\s+{names[0]}|{'|'.join(names[1:]) or '$^'})"
+                           r"\s*\)")
+    out = []
+    for rel in files:
+        code = texts.code(rel)
+        for m in struct_rx.finditer(code):
+            if ALLOC_CALL_RX.search(enclosing_call(code, m.start()) + "("):
+                continue
+            line = code.count("\n", 0, m.start()) + 1
+            out.append(Finding(Site(rel, line), f"sizeof(struct {c.struct}) outside an allocation"))
+        for e in exprs:
+            if re.fullmatch(r"\w+", e):
+                # a pointer passed with the size of what it points to: memcpy(buf, p, sizeof(*p))
+                rx = re.compile(rf"\b{e}\s*,[^;]*sizeof\s*\(\s*\*\s*{e}\s*\)"
+                                rf"|sizeof\s*\(\s*\*\s*{e}\s*\)[^;]*,\s*{e}\s*[,)]")
+                for m in rx.finditer(code):
+                    if ALLOC_CALL_RX.search(enclosing_call(code, m.start()) + "("):
+                        continue
+                    line = code.count("\n", 0, m.start()) + 1
+                    out.append(Finding(Site(rel, line), f"*{e} copied as bytes"))
+            last = re.split(r"->|\.", e)[-1]
+            tail = rf"(?:\w+\s*(?:->|\.)\s*)*{re.escape(last)}" if re.search(r"->|\.", e) \
+                else _chain(e)
+            rx = re.compile(rf"&\s*{tail}\s*,[^;]*sizeof\s*\(\s*\*?\s*{tail}\s*\)")
+            for m in rx.finditer(code):
+                line = code.count("\n", 0, m.start()) + 1
+                out.append(Finding(Site(rel, line), f"{e} copied as bytes"))
+    return sorted(set(out), key=lambda f: (f.site.file, f.site.line))[:10]
+
+
+def _chain(expr: str) -> str:
+    return r"\s*".join(re.escape(p) for p in re.split(r"(->|\.)", expr))
+
+
+def gather(ctx: "Context", cands: Sequence[Candidate]) -> None:
+    """written_into, exposed and other_mentions, for write-only candidates."""
+    todo = [c for c in cands if c.sets and c.struct and not any(s.kind != "truth" for s in c.checks)
+            and format_reason(c) is None]
+    found = grep_words(ctx.root, [c.macro for c in todo], ["*.c", "*.h", "*.S"], options=["-n"])
+    mentions: dict = {}
+    for line in found.splitlines():
+        parts = line.split(":", 2)
+        if len(parts) == 3 and parts[1].isdigit():
+            for c in todo:
+                if re.search(rf"\b{re.escape(c.macro)}\b", parts[2]):
+                    mentions.setdefault(c.macro, []).append((parts[0], int(parts[1]), parts[2]))
+    for c in todo:
+        ev = c.evidence
+        exprs = set()
+        for site, expr, _typ in ctx.bases(c):
+            if any(site.file == s.file and site.line == s.line for s in c.sets):
+                ev.written_into.append(where_written(ctx.texts, site, expr, c.field))
+                exprs.add(re.sub(r"\s*(->|\.)\s*", r"\1", expr.strip()))
+        dirs = sorted({s.file.rsplit("/", 1)[0] for s in c.sets})
+        near = grep_words(ctx.root, [c.struct] + [e.split(">")[-1].split(".")[-1] for e in exprs],
+                          ["*.c", "*.h"], dirs, options=["-l"]).split()
+        files = sorted(set(near) | {s.file for s in c.sets} | ({c.header} if c.header else set()))
+        ev.exposed = copies(ctx.texts, files, c, {e for e in exprs if e})
+        known = {(s.file, s.line) for s in c.sets}
+        if c.define:
+            known.add((c.define.file, c.define.line))
+        scope = {c.define.file} if c.local and c.define else None
+        for rel, line, text in mentions.get(c.macro, []):
+            if (rel, line) in known or (scope and rel not in scope):
+                continue
+            if re.match(r"\s*#\s*(?:define|undef)\s", text):
+                continue
+            ev.other_mentions.append(Finding(Site(rel, line), text.strip()[:70]))

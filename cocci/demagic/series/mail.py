@@ -1,0 +1,217 @@
+# SPDX-License-Identifier: GPL-2.0
+"""The commits of a work copy as a reviewable mail series, written atomically."""
+
+from __future__ import annotations
+
+import json
+import re
+import shutil
+from concurrent.futures import ThreadPoolExecutor
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Dict, List, Optional, Sequence, Tuple
+
+from demagic.core import memo
+from demagic.core.proc import DemagicError, run
+
+FORMAT_PATCH = ["format-patch", "--cover-letter", "--zero-commit", "--no-signature",
+                "--subject-prefix=PATCH", "--no-renames", "-q"]
+
+
+@dataclass(frozen=True)
+class Mailed:
+    """Who a patch goes to."""
+    to: Tuple[str, ...]
+    cc: Tuple[str, ...]
+
+
+# To: the people who look after the code; Cc: reviewers and lists.
+TO_ROLES = ("maintainer", "supporter", "odd fixer", "chief penguin")
+# get_maintainer.pl options demagic uses, by the name its GetOptions declares.
+GM_OPTIONS = (("--no-git", "git!"), ("--no-git-fallback", "git-fallback!"), ("--no-tree", "tree!"))
+
+
+def gm_options(script: Path) -> List[str]:
+    """The options of GM_OPTIONS that this tree's get_maintainer.pl accepts."""
+    text = script.read_text(errors="replace")
+    return [opt for opt, decl in GM_OPTIONS if f"'{decl}'" in text or f'"{decl}"' in text]
+
+
+PERL_FIXED = {"PERL_HASH_SEED": "0", "PERL_PERTURB_KEYS": "0"}
+
+
+def maintainers(work: Path, patch: Path) -> Mailed:
+    """To: the maintainers, Cc: reviewers and lists, from the tree's get_maintainer.pl.
+
+    A tree without the script gets no addresses; a script that fails stops the run."""
+    script = work / "scripts" / "get_maintainer.pl"
+    if not script.exists():
+        return Mailed((), ())
+    # perl orders hash keys at random per process; get_maintainer.pl lists sections
+    # that match equally well in that order: a fixed seed gives the same To: each run
+    res = run(["perl", str(script), *gm_options(script), str(patch)], cwd=work, check=False,
+              env=PERL_FIXED)
+    if res.returncode != 0:
+        why = (res.stderr or res.stdout).strip().splitlines()
+        raise DemagicError(f"scripts/get_maintainer.pl failed on {patch.name} "
+                           f"(exit {res.returncode}): {why[0] if why else 'no message'}")
+    to: List[str] = []
+    cc: List[str] = []
+    for line in res.stdout.splitlines():
+        m = re.match(r"^(.*?)\s*\((.*)\)\s*$", line)
+        who, role = (m.group(1), m.group(2)) if m else (line.strip(), "")
+        if not who or "@" not in who:
+            continue
+        (to if role.startswith(TO_ROLES) else cc).append(who)
+    if not to and cc:
+        to, cc = cc[:1], cc[1:]
+    return Mailed(tuple(dict.fromkeys(to)), tuple(dict.fromkeys(cc)))
+
+
+def message_id(digest: str, number: int) -> str:
+    """A Message-Id for patch number of a series, the same for the same series."""
+    return f"<demagic-{digest}-{number:04d}@localhost>"
+
+
+def unfold_subject(head: str) -> str:
+    """The Subject: on one line, as RFC 5322 allows up to 998 characters: git
+    format-patch folds a long one, git am unfolds it, but Debian's b4 (0.12) copies
+    it with its line break into the message it writes and stops."""
+    return re.sub(r"(?m)^Subject: .*(?:\n[ \t].*)+",
+                  lambda m: re.sub(r"\n(?=[ \t])", "", m.group(0)), head)
+
+
+def add_headers(patch: Path, mailed: Mailed, digest: str = "", number: int = 0) -> None:
+    """Put To:/Cc: after the Subject: of a format-patch file, and with digest the thread
+    headers git send-email --thread would give: every patch answers the cover letter."""
+    text = patch.read_text()
+    head, sep, rest = text.partition("\n\n")
+    head = unfold_subject(head)
+    extra = ""
+    if digest:
+        extra += f"\nMessage-Id: {message_id(digest, number)}"
+        if number:
+            first = message_id(digest, 0)
+            extra += f"\nIn-Reply-To: {first}\nReferences: {first}"
+    if mailed.to:
+        extra += "\nTo: " + ",\n    ".join(mailed.to)
+    if mailed.cc:
+        extra += "\nCc: " + ",\n    ".join(mailed.cc)
+    patch.write_text(head + extra + sep + rest)
+
+
+def checkpatch(work: Path, patches: Sequence[Path]) -> Dict[Path, Tuple[List[str], List[str]]]:
+    """(errors, warnings) that scripts/checkpatch.pl reports on each patch."""
+    found: Dict[Path, Tuple[List[str], List[str]]] = {p: ([], []) for p in patches}
+    script = work / "scripts" / "checkpatch.pl"
+    if not script.exists() or not patches:
+        return found
+    res = run(["perl", str(script), "--no-color", "--no-summary", "--terse", "--show-types",
+               *map(str, patches)], cwd=work, check=False)
+    by_name = {str(p): p for p in patches}
+    for line in res.stdout.splitlines():
+        name = line.split(":", 1)[0]
+        if name in by_name:
+            kind = 0 if ": ERROR:" in line else 1 if ": WARNING:" in line else None
+            if kind is not None:
+                found[by_name[name]][kind].append(line[len(name) + 1:])
+    return found
+
+
+def format_series(work: Path, base: str, dest: Path, who: Tuple[str, str],
+                  base_commit: bool = False) -> List[Path]:
+    """git format-patch base..HEAD into dest (cover letter first, from who); with
+    base_commit, the cover letter ends with base-commit: (the tree has upstream history)."""
+    run(["git", "-C", str(work), "-c", f"user.name={who[0]}", "-c", f"user.email={who[1]}",
+         "-c", "core.abbrev=12", *FORMAT_PATCH, *([f"--base={base}"] if base_commit else []),
+         "-o", str(dest), f"{base}..HEAD"])
+    return sorted(dest.glob("*.patch"))
+
+
+def fill_cover(cover: Path, subject: str, blurb: str, mailed: Mailed,
+               date: Optional[str] = None, digest: str = "") -> None:
+    """Subject and text of the cover letter; date (RFC 2822) when the series has fixed
+    dates, else format-patch's own."""
+    text = cover.read_text()
+    text = text.replace("*** SUBJECT HERE ***", subject).replace("*** BLURB HERE ***", blurb)
+    if date:
+        text = re.sub(r"^Date: .*$", f"Date: {date}", text, count=1, flags=re.M)
+    cover.write_text(text)
+    add_headers(cover, mailed, digest, 0)
+
+
+def tree_state(work: Path) -> Optional[str]:
+    """What the tree's scripts read, for the cache: the commit checked out (its files
+    and history) when no file differs from it; None when one does."""
+    if run(["git", "-C", str(work), "diff-index", "--name-only", "HEAD"]).stdout.strip():
+        return None
+    conf = Path.home() / ".checkpatch.conf"
+    return "\0".join([run(["git", "-C", str(work), "rev-parse", "HEAD"]).stdout.strip(),
+                      memo.version("perl", "-e", "print $^V"), conf.read_text(errors="replace") if conf.exists() else ""])
+
+
+def _kept(kind: str, state: Optional[str], patches: Sequence[Path]) -> Dict[Path, str]:
+    """The cache's name for each patch's result: the tree's state and the patch's bytes."""
+    if state is None:
+        return {}
+    return {p: memo.key(kind, state, p.read_bytes()) for p in patches}
+
+
+def mail_all(work: Path, patches: Sequence[Path], jobs: int,
+             state: Optional[str]) -> Dict[Path, Mailed]:
+    """maintainers() of each patch; a patch seen before on the same tree state (see
+    tree_state), from the cache."""
+    names = _kept("get_maintainer", state, patches)
+    found: Dict[Path, Mailed] = {}
+    for p, name in names.items():
+        kept = memo.get("get_maintainer", name)
+        if kept is not None:
+            to, cc = json.loads(kept)
+            found[p] = Mailed(tuple(to), tuple(cc))
+    todo = [p for p in patches if p not in found]
+    with ThreadPoolExecutor(max_workers=max(1, jobs)) as pool:
+        for p, mailed in zip(todo, pool.map(lambda p: maintainers(work, p), todo)):
+            found[p] = mailed
+            if p in names:
+                memo.put("get_maintainer", names[p], json.dumps([mailed.to, mailed.cc]).encode())
+    return {p: found[p] for p in patches}
+
+
+def style_all(work: Path, patches: Sequence[Path], jobs: int,
+              state: Optional[str]) -> Dict[Path, Tuple[List[str], List[str]]]:
+    """checkpatch.pl over the patches, in jobs batches (one perl start each); a patch seen
+    before on the same tree state, from the cache."""
+    names = _kept("checkpatch", state, patches)
+    found: Dict[Path, Tuple[List[str], List[str]]] = {}
+    for p, name in names.items():
+        kept = memo.get("checkpatch", name)
+        if kept is not None:
+            errors, warnings = json.loads(kept)
+            found[p] = (errors, warnings)
+    todo = [p for p in patches if p not in found]
+    batches = [b for b in (list(todo[k::max(1, jobs)]) for k in range(max(1, jobs))) if b]
+    with ThreadPoolExecutor(max_workers=max(1, jobs)) as pool:
+        for part in pool.map(lambda b: checkpatch(work, b), batches):
+            for p, result in part.items():
+                found[p] = result
+                if p in names:
+                    memo.put("checkpatch", names[p], json.dumps(result).encode())
+    return {p: found[p] for p in patches}
+
+
+def replace_dir(new: Path, out: Path, keep_suffixes: Sequence[str] = (".txt", ".md", ".json")) -> None:
+    """Swap new in as out; reports of the old out (scan, verify, boot) stay."""
+    if out.exists():
+        if not out.is_dir():
+            raise DemagicError(f"OUT={out}: not a directory")
+        for old in out.iterdir():
+            if old.suffix in keep_suffixes and not (new / old.name).exists():
+                shutil.copy2(old, new / old.name)
+        trash = out.with_name(f".{out.name}.old")
+        shutil.rmtree(trash, ignore_errors=True)
+        out.rename(trash)
+        new.rename(out)
+        shutil.rmtree(trash)
+    else:
+        out.parent.mkdir(parents=True, exist_ok=True)
+        new.rename(out)

@@ -1,0 +1,186 @@
+# SPDX-License-Identifier: GPL-2.0
+"""make check-mail: would a maintainer's tools take the series as it is?
+
+- every patch and the cover letter are addressed (a To: with an address);
+- git am applies the series, in order, on the pristine tree;
+- scripts/checkpatch.pl --strict reports no error; every warning or check
+  left is listed with its reason: inherited (the line the patch changes
+  had it already), a deleted file MAINTAINERS does not name, or new;
+- b4 (Debian's, offline) reads the series as a thread and finds every patch.
+
+Each failure is one line naming the patch and the problem; the exit status
+is 1 when any check fails.
+"""
+
+from __future__ import annotations
+
+import argparse
+import os
+import re
+import shutil
+import tempfile
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Dict, List, Optional, Sequence
+
+from demagic.core import lock
+from demagic.model import patches
+from demagic.kernel import tree as trees
+from demagic.core.proc import DemagicError, Progress, UsageError, run
+
+FINDING_RX = re.compile(r"^(?P<file>[^:]+):(?P<line>\d+): (?P<level>ERROR|WARNING|CHECK):"
+                        r"(?P<type>\w+): (?P<msg>.*)$")
+
+
+@dataclass
+class Report:
+    failures: List[str] = field(default_factory=list)
+    notes: List[str] = field(default_factory=list)
+
+    def fail(self, text: str) -> None:
+        self.failures.append(text)
+
+
+def addressed(paths: Sequence[Path], report: Report) -> None:
+    for path in paths:
+        head = path.read_text(errors="replace").split("\n\n", 1)[0]
+        m = re.search(r"^To: (.+(?:\n[ \t].+)*)", head, re.M)
+        if not m or "@" not in m.group(1):
+            report.fail(f"{path.name}: no To: address")
+    if not report.failures:
+        report.notes.append(f"addressed: {len(paths)} mails, each with a To:")
+
+
+def applies(tree: trees.Tree, series: Path, report: Report) -> None:
+    try:
+        trees.worktree(tree, series)
+    except DemagicError as exc:
+        report.fail(f"git am: {exc}")
+        return
+    report.notes.append(f"git am: {len(trees.series_patches(series))} patches apply on {tree.name}")
+
+
+def _patch_line(text: str, number: int) -> str:
+    lines = text.split("\n")
+    return lines[number - 1] if 0 < number <= len(lines) else ""
+
+
+def reason(text: str, number: int, kind: str, work: Path) -> str:
+    """Why a checkpatch warning on line number of a patch is acceptable, or why not."""
+    line = _patch_line(text, number)
+    if kind == "FILE_PATH_CHANGES":
+        deleted = re.findall(r"^--- a/(\S+)\n\+\+\+ /dev/null", text, re.M)
+        named = [p for p in deleted if p in (work / "MAINTAINERS").read_text(errors="replace")]
+        return ("the patch deletes " + ", ".join(deleted[:2]) + (" ..." if len(deleted) > 2 else "")
+                + ("; MAINTAINERS names none of them" if not named
+                   else f"; MAINTAINERS still names {named[0]}: new"))
+    if line.startswith("+"):
+        # the removed line this one replaces: the nearest '-' line above it in the hunk
+        lines = text.split("\n")
+        k = number - 2
+        while k >= 0 and lines[k].startswith("+"):
+            k -= 1
+        old = lines[k] if k >= 0 and lines[k].startswith("-") else ""
+        new = line[1:].strip()
+        if old and _same_fault(old[1:], new, kind):
+            return "inherited: the line the patch changes had it already"
+    return "new in this patch"
+
+
+def _same_fault(old: str, new: str, kind: str) -> bool:
+    """The removed line shows the same fault as the added one (what checkpatch saw)."""
+    probes = {"COMPARISON_TO_NULL": r"[!=]=\s*NULL|NULL\s*[!=]=", "AVOID_BUG": r"\bBUG(?:_ON)?\s*\(",
+              "SPACING": r"\S", "LINE_SPACING": r"\S"}
+    rx = probes.get(kind)
+    return bool(rx) and bool(re.search(rx, old)) and bool(re.search(rx, new))
+
+
+def checkpatch(work: Path, numbered: Sequence[Path], report: Report) -> None:
+    script = work / "scripts" / "checkpatch.pl"
+    if not script.exists():
+        report.notes.append("checkpatch: the tree has no scripts/checkpatch.pl")
+        return
+    numbered = [p.resolve() for p in numbered]     # checkpatch runs in the tree
+    res = run(["perl", str(script), "--strict", "--no-color", "--no-summary", "--terse",
+               "--show-types", *map(str, numbered)], cwd=work, check=False)
+    if res.returncode not in (0, 1):
+        raise DemagicError(f"scripts/checkpatch.pl exited {res.returncode}: "
+                           f"{(res.stderr or res.stdout).strip()[:200]}")
+    texts = {str(p): p.read_text(errors="replace") for p in numbered}
+    count = 0
+    for line in res.stdout.splitlines():
+        m = FINDING_RX.match(line)
+        if not m or m.group("file") not in texts:
+            continue
+        name = Path(m.group("file")).name
+        where = f"{name}:{m.group('line')}: {m.group('level')}:{m.group('type')}"
+        if m.group("level") == "ERROR":
+            report.fail(f"checkpatch: {where}: {m.group('msg')}")
+            continue
+        count += 1
+        report.notes.append(f"checkpatch: {where}: "
+                            f"{reason(texts[m.group('file')], int(m.group('line')), m.group('type'), work)}")
+    report.notes.append(f"checkpatch --strict: no error, {count} warnings or checks (listed)")
+
+
+def b4_reads(series: Path, paths: Sequence[Path], report: Report) -> None:
+    if shutil.which("b4") is None:
+        report.fail("b4: not installed (apt-get install b4)")
+        return
+    with tempfile.TemporaryDirectory(prefix="demagic-b4-") as tmp:
+        mbox = Path(tmp) / "series.mbox"
+        mbox.write_text("".join(p.read_text(errors="replace") for p in paths))
+        out = Path(tmp) / "out"
+        out.mkdir()
+        # b4 runs in a home of its own (no cache or config of the user's is touched),
+        # which needs a git identity: b4 stops without one.
+        (Path(tmp) / ".gitconfig").write_text("[user]\n\tname = demagic check-mail\n"
+                                              "\temail = check-mail@localhost\n")
+        res = run(["b4", "--offline-mode", "am", "-m", str(mbox), "-o", str(out)], check=False,
+                  env={"HOME": tmp, "XDG_CACHE_HOME": tmp, "XDG_DATA_HOME": tmp,
+                       "XDG_CONFIG_HOME": tmp})
+        want = len(paths) - 1
+        m = re.search(r"Total patches: (\d+)", res.stdout + res.stderr)
+        got = int(m.group(1)) if m else 0
+        if res.returncode != 0 or got != want or not list(out.glob("*.mbx")):
+            last = (res.stderr or res.stdout).strip().splitlines()
+            report.fail(f"b4 am: read {got} of {want} patches"
+                        + (f" ({last[-1]})" if last else ""))
+            return
+    report.notes.append(f"b4 am: reads the thread, {want} patches")
+
+
+def check(series: Path, tree: trees.Tree, progress: Progress) -> Report:
+    paths = sorted(series.glob("[0-9][0-9][0-9][0-9]-*.patch"))
+    numbered = [p for p in paths if not p.name.startswith("0000-")]
+    if not numbered:
+        raise UsageError(f"SERIES={series}: no numbered patches")
+    report = Report()
+    progress.step(f"check-mail {series}: addresses")
+    addressed(paths, report)
+    progress.step("check-mail: git am on the pristine tree")
+    applies(tree, series, report)
+    progress.step("check-mail: checkpatch --strict")
+    checkpatch(tree.repo, numbered, report)
+    progress.step("check-mail: b4 am")
+    b4_reads(series, paths, report)
+    return report
+
+
+def main(argv: Optional[Sequence[str]] = None) -> int:
+    parser = argparse.ArgumentParser(prog="demagic check-mail", description=__doc__,
+                                     formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser.add_argument("--series", type=Path, required=True)
+    parser.add_argument("--kdir", type=Path)
+    parser.add_argument("--tree", help="Debian's tree (default: the one the series names)")
+    args = parser.parse_args(argv)
+    name = trees.check_tree_name(args.tree) if args.tree else trees.tree_of_series(args.series)
+    with lock.holding(trees.tree_key(args.kdir, name), "check-mail"):
+        tree = trees.pristine(args.kdir, tree_name=name)
+        report = check(args.series, tree, Progress())
+    for note in report.notes:
+        print(f"  {note}")
+    for failure in report.failures:
+        print(f"FAIL {failure}")
+    print(f"check-mail: {'FAILED' if report.failures else 'passed'} ({args.series})")
+    return 1 if report.failures else 0
