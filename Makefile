@@ -55,6 +55,7 @@ help:
 	@echo '  check-mail       - Would the list take SERIES: To:, git am, checkpatch --strict, b4'
 	@echo '  boot-test        - Boot kernels before and after SERIES in QEMU, run guest tests'
 	@echo '  boot-test-mutant - Boot deliberately wrong variants of SERIES: tests must fail'
+	@echo '  check            - Quick checks between edits: unit tests, rule and judge cases, both series'
 	@echo '  test             - Everything CI runs: rule cases, unit tests, series, verify, boots'
 	@echo '  test-rules       - Only the exact-output cases of the rules (cocci/tests/cases/)'
 	@echo '  test-judge       - Only the exact-output cases of the scan and judge (cocci/tests/judge/)'
@@ -126,9 +127,8 @@ PHASE = @echo "== $$(date +%T) $(1)"
 # the disk's room for build/ before the proofs, and what build/ holds after them
 ROOM = @mkdir -p build && echo "== room: $$(df -BM --output=avail build | tail -1 | tr -d ' ') free for build/$(1)"
 PROOF_TREES := linux-6.1 linux-6.12
-test:
-	$(call PHASE,packages)
-	$(Q)$(PY) -m demagic deps test
+# The quick checks: unit tests, and the rule and judge cases with their selftests.
+define QUICK
 	$(call PHASE,unit tests: cocci verify qemu)
 	$(Q)$(PY) -m unittest discover -s cocci/tests -t cocci -p 'test_*.py'
 	$(Q)$(PY) -m unittest discover -s verify/tests -t .
@@ -139,6 +139,27 @@ test:
 	$(call PHASE,judge cases)
 	$(Q)$(PY) -m demagic test-judge
 	$(Q)$(PY) -m demagic test-judge --selftest
+endef
+
+define CHECK_SERIES
+	$(call PHASE,series regenerated and compared with generated-patches/$(1))
+	$(Q)$(PY) -m demagic check-series --series generated-patches/$(1) --jobs $(J)
+endef
+
+# What a contributor runs between edits: the quick checks, then both committed
+# series regenerated and compared byte for byte.
+check:
+	$(call PHASE,packages)
+	$(Q)$(PY) -m demagic deps spatch
+	$(QUICK)
+	$(call CHECK_SERIES,linux-6.1)
+	$(call CHECK_SERIES,linux-6.12)
+	$(call PHASE,all passed)
+
+test:
+	$(call PHASE,packages)
+	$(Q)$(PY) -m demagic deps test
+	$(QUICK)
 	$(call ROOM,)
 	$(call PHASE,proofs side by side: $(PROOF_TREES))
 	$(Q)$(MAKE) --no-print-directory -j$(words $(PROOF_TREES)) $(PROOFS)
@@ -192,7 +213,7 @@ clean:
 distclean:
 	$(Q)rm -rf build
 
-.PHONY: help spatch scan verify check-mail boot-test boot-test-mutant test-rules test-judge test bench deps \
+.PHONY: help spatch scan verify check-mail boot-test boot-test-mutant test-rules test-judge check test bench deps \
 	clean distclean $(PROOFS)
 
 Makefile: ;

@@ -15,12 +15,14 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Callable, Dict, List, Optional, Sequence, Tuple
 
+from demagic.core.files import write_atomic
 from demagic.core import paths
 from demagic.core.paths import REPO_ROOT
 from demagic.core import lock
 from demagic.kernel import tree as dtree
 from demagic.model.patches import Patch, parse_series, series_digest
-from demagic.core.proc import DemagicError, Progress, UsageError, cap_jobs, guarded
+from demagic.core.errors import DemagicError, UsageError
+from demagic.core.proc import Progress, cap_jobs, guarded
 from qemu import boot, coverage, initramfs, kernel, ktap, mutant, probe, trees
 from qemu.archs import FLAVOURS, Arch, Flavour, GuestTest
 
@@ -264,13 +266,6 @@ def report(outcomes: Sequence[Outcome], rows: Sequence[coverage.Row], series: Pa
         if not o.ok:
             out += [f"- {o.state} {o.arch.name}: console log `{o.boot.log}`"]
     return "\n".join(out) + "\n"
-
-
-def write_atomic(path: Path, text: str) -> None:
-    path.parent.mkdir(parents=True, exist_ok=True)
-    tmp = path.with_name(f".{path.name}.{os.getpid()}.tmp")
-    tmp.write_text(text)
-    tmp.rename(path)
 
 
 @dataclass(frozen=True)
@@ -581,5 +576,4 @@ def main(argv: Optional[Sequence[str]] = None) -> int:
                              dtree.DEFAULT_NAME)
         with lock.holding(dtree.tree_key(args.kdir, name), f"boot-test {args.cmd}"):
             return HANDLERS[args.cmd](args)
-    return guarded("qemu", body, "no guest or compiler left running",
-                   also=(kernel.kconfig.ConfigError,))
+    return guarded("qemu", body, "no guest or compiler left running")

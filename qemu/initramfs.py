@@ -11,7 +11,9 @@ from contextlib import contextmanager
 from pathlib import Path
 from typing import Iterator, List, Sequence, Tuple
 
-from demagic.core.proc import CommandError, DemagicError, run
+from demagic.core.files import replacing, replacing_dir
+from demagic.core.proc import CommandError, run
+from demagic.core.errors import DemagicError
 from qemu import probe, selftests
 from qemu.archs import Arch
 from qemu.kernel import Build
@@ -49,11 +51,12 @@ def guest_programs(arch: Arch, work: Path) -> List[Path]:
     for src in sorted(GUEST.glob("*.c")):
         exe = outdir / src.stem
         if _stale(exe, src, header):
-            try:
-                run(["gcc", *CFLAGS, *extra, "-o", str(exe) + ".tmp", str(src)])
-            except CommandError as exc:
-                raise InitramfsError(f"{src.name} ({arch.name}): {exc}") from exc
-            os.replace(str(exe) + ".tmp", exe)   # a running archive build keeps the old one
+            # a running archive build keeps the old one
+            with replacing(exe) as tmp:
+                try:
+                    run(["gcc", *CFLAGS, *extra, "-o", str(tmp), str(src)])
+                except CommandError as exc:
+                    raise InitramfsError(f"{src.name} ({arch.name}): {exc}") from exc
         progs.append(exe)
     return progs
 
@@ -78,11 +81,8 @@ def busybox(arch: Arch, work: Path) -> Path:
             raise InitramfsError(f"busybox-static:{arch.busybox}: {exc} "
                                  f"(dpkg --add-architecture {arch.busybox}; apt-get update)") from exc
         debs = sorted(dl.glob(f"busybox-static_*_{arch.busybox}.deb"))
-    tmp = work / f"busybox-{arch.busybox}.tmp"
-    shutil.rmtree(tmp, ignore_errors=True)
-    run(["dpkg-deb", "-x", str(debs[-1]), str(tmp)])
-    shutil.rmtree(root, ignore_errors=True)
-    tmp.rename(root)
+    with replacing_dir(root) as tmp:
+        run(["dpkg-deb", "-x", str(debs[-1]), str(tmp)])
     return exe
 
 
@@ -92,8 +92,8 @@ def gen_init_cpio(src: Path, work: Path) -> Path:
     source = src / "usr/gen_init_cpio.c"
     if _stale(exe, source):
         exe.parent.mkdir(parents=True, exist_ok=True)
-        run(["gcc", "-O2", "-o", str(exe) + ".tmp", str(source)])
-        os.replace(str(exe) + ".tmp", exe)
+        with replacing(exe) as tmp:
+            run(["gcc", "-O2", "-o", str(tmp), str(source)])
     return exe
 
 
@@ -148,12 +148,11 @@ def build(build_: Build, src: Path, work: Path) -> Path:
     listing = cpio_list(box, programs, build_.modroot, lists)
     lst = out.with_suffix(".list")
     lst.write_text(listing)
-    tmp = out.with_suffix(".tmp")
     # The archive is binary on stdout, which proc.run (text only) cannot carry.
-    with open(tmp, "wb") as fh:
-        done = subprocess.run([str(tool), str(lst)], stdout=fh, stderr=subprocess.PIPE,
-                              check=False)
-    if done.returncode != 0:
-        raise InitramfsError(f"gen_init_cpio {lst}: {done.stderr.decode(errors='replace')}")
-    tmp.rename(out)
+    with replacing(out) as tmp:
+        with open(tmp, "wb") as fh:
+            done = subprocess.run([str(tool), str(lst)], stdout=fh, stderr=subprocess.PIPE,
+                                  check=False)
+        if done.returncode != 0:
+            raise InitramfsError(f"gen_init_cpio {lst}: {done.stderr.decode(errors='replace')}")
     return out

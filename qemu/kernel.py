@@ -10,8 +10,10 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import List, Optional, Sequence, Tuple
 
+from demagic.core.files import replacing_dir
 from demagic.kernel import tree as dtree
-from demagic.core.proc import BATCH, CommandError, DemagicError, disk_full, run
+from demagic.core.proc import BATCH, CommandError, disk_full, run
+from demagic.core.errors import DemagicError
 from demagic.core import ccache
 from demagic.kernel import kconfig
 from qemu import probe, selftests
@@ -183,29 +185,26 @@ def build(src: Path, out: Path, arch: Arch, jobs: int, dest: Path, key: str,
     configure(src, out, arch, probe_fragment)
     _make(src, out, arch, "bzImage", "modules", jobs=jobs, log=out / "demagic-build.log")
     release = (out / "include/config/kernel.release").read_text().strip()
-    tmp = dest.parent / f"{dest.name}.tmp"
-    shutil.rmtree(tmp, ignore_errors=True)
-    tmp.mkdir(parents=True)
-    kept = snapshot(arch, tmp)
-    _make(src, out, arch, "modules_install", f"INSTALL_MOD_PATH={kept.modroot}",
-          "INSTALL_MOD_STRIP=1", jobs=1)
-    extra = kept.modroot / "lib/modules/extra"
-    extra.mkdir(parents=True)
-    for ko in build_test_modules(src, out, arch, jobs):
-        shutil.copy2(ko, extra / ko.name)
-    shutil.copy2(out / arch.image, kept.image)
-    (tmp / RELEASE_FILE).write_text(release + "\n")
-    (tmp / TESTS_FILE).write_text("".join(t.name + "\n" for t in runnable(arch, out / ".config")))
-    if plan is not None:
-        results = probe.built(plan, src, out / ".config")
-        (tmp / probe.LIST).write_text(probe.list_text(results))
-        (tmp / probe.REPORT).write_text(probe.report_text(plan, results))
-        # the scripts of the pristine tree, the same for every state: the boot worktree is
-        # rewritten for the next state while this kernel boots
-        (tmp / selftests.LIST).write_text(selftests.list_text(plan.selftests, plan.tree))
-    (tmp / KEY_FILE).write_text(key + "\n")
-    shutil.rmtree(dest, ignore_errors=True)
-    tmp.rename(dest)
+    with replacing_dir(dest) as tmp:
+        kept = snapshot(arch, tmp)
+        _make(src, out, arch, "modules_install", f"INSTALL_MOD_PATH={kept.modroot}",
+              "INSTALL_MOD_STRIP=1", jobs=1)
+        extra = kept.modroot / "lib/modules/extra"
+        extra.mkdir(parents=True)
+        for ko in build_test_modules(src, out, arch, jobs):
+            shutil.copy2(ko, extra / ko.name)
+        shutil.copy2(out / arch.image, kept.image)
+        (tmp / RELEASE_FILE).write_text(release + "\n")
+        (tmp / TESTS_FILE).write_text("".join(t.name + "\n"
+                                              for t in runnable(arch, out / ".config")))
+        if plan is not None:
+            results = probe.built(plan, src, out / ".config")
+            (tmp / probe.LIST).write_text(probe.list_text(results))
+            (tmp / probe.REPORT).write_text(probe.report_text(plan, results))
+            # the scripts of the pristine tree, the same for every state: the boot worktree
+            # is rewritten for the next state while this kernel boots
+            (tmp / selftests.LIST).write_text(selftests.list_text(plan.selftests, plan.tree))
+        (tmp / KEY_FILE).write_text(key + "\n")
     return snapshot(arch, dest)
 
 

@@ -16,8 +16,9 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Callable, Dict, List, Optional, Sequence, Tuple
 
+from demagic.core.files import replacing_dir
 from demagic.model.patches import Hunk, Patch
-from demagic.core.proc import DemagicError
+from demagic.core.errors import DemagicError
 
 MAGIC_ASSIGNMENT = re.compile(
     r"^\s*\.?(?:[\w\[\]]+\s*(?:\.|->)\s*)*\w*magic\w*\s*=(?!=)\s*\(?\w*MAGIC\w*\)?\s*[;,]")
@@ -112,17 +113,13 @@ class Mutant:
 def make(series: Sequence[Patch], name: str, outdir: Path) -> Mutant:
     """Write mutant name of series (its parsed patches) to outdir."""
     rule = MUTANTS[name]
-    tmp = outdir.with_name(outdir.name + ".tmp")
-    shutil.rmtree(tmp, ignore_errors=True)
-    tmp.mkdir(parents=True)
     mutated = []
-    for patch in series:
-        text = rewrite(patch, rule)
-        if text is not None:
-            mutated.append(patch.name)
-            (tmp / patch.name).write_text(text)
-    if not mutated:
-        raise DemagicError(f"mutant {name}: no patch of the series assigns a magic value")
-    shutil.rmtree(outdir, ignore_errors=True)
-    tmp.rename(outdir)
+    with replacing_dir(outdir) as tmp:
+        for patch in series:
+            text = rewrite(patch, rule)
+            if text is not None:
+                mutated.append(patch.name)
+                (tmp / patch.name).write_text(text)
+        if not mutated:
+            raise DemagicError(f"mutant {name}: no patch of the series assigns a magic value")
     return Mutant(name, outdir, mutated)

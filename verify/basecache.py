@@ -16,6 +16,7 @@ import os
 from pathlib import Path
 from typing import Any, Dict, Optional, Sequence, Set
 
+from demagic.core.files import write_atomic
 from demagic.core.proc import run
 from verify.kbuild import CCWRAP, BuildDir, Diagnostic, ObjectResult
 
@@ -61,9 +62,8 @@ def save(bdir: BuildDir, base: str, results: Dict[str, ObjectResult],
                      "diagnostics": [{"file": d.file, "kind": d.kind, "message": d.message}
                                      for d in res.diagnostics]}
                for obj, res in results.items() if res.ok}
-    tmp = bdir.out / f".{NAME}.tmp"
-    tmp.write_text(json.dumps({"key": key(bdir, base), "objects": objects}, indent=1))
-    os.replace(tmp, bdir.out / NAME)
+    write_atomic(bdir.out / NAME, json.dumps({"key": key(bdir, base), "objects": objects},
+                                             indent=1))
 
 
 def path_of(bdir: BuildDir) -> Path:

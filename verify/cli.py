@@ -7,7 +7,8 @@ import argparse
 from pathlib import Path
 from typing import Callable, Dict, Optional, Sequence
 
-from demagic.core.proc import Progress, UsageError, cap_jobs, guarded
+from demagic.core.proc import Progress, cap_jobs, guarded
+from demagic.core.errors import UsageError
 from demagic.core import lock
 from demagic.core.paths import REPO_ROOT
 from demagic.kernel.tree import check_tree_name, tree_key, tree_of_series

@@ -12,7 +12,8 @@ from pathlib import Path
 from typing import Dict, List, Optional, Sequence, Set, Tuple
 
 from demagic.core import ccache
-from demagic.core.proc import BATCH, CommandError, DemagicError, run
+from demagic.core.proc import BATCH, CommandError, run
+from demagic.core.errors import DemagicError
 from demagic.kernel import kconfig
 from verify.arches import Arch, config_missing, parse_config
 

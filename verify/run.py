@@ -9,7 +9,9 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Callable, Dict, List, Optional, Set, Tuple
 
-from demagic.core.proc import DemagicError, Progress, UsageError, run
+from demagic.core.files import write_atomic
+from demagic.core.errors import DemagicError, UsageError
+from demagic.core.proc import Progress, run
 from demagic.core import paths
 from demagic.core.paths import REPO_ROOT
 from demagic.kernel.tree import GIT_ENV, Tree, pristine, series_patches, worktree
@@ -368,9 +370,6 @@ def write_reports(matrix: Matrix, out: Path, text: str, markdown: str, js: str,
     if series is not None:
         files += [(series, "verify.md", markdown), (series, "verify.json", js)]
     for where, name, content in files:
-        where.mkdir(parents=True, exist_ok=True)
-        tmp = where / f".{name}.{os.getpid()}.tmp"
-        tmp.write_text(content)
-        os.replace(tmp, where / name)
+        write_atomic(where / name, content)
 
 

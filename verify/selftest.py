@@ -16,7 +16,8 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import FrozenSet, List, Sequence, Tuple
 
-from demagic.core.proc import DemagicError, Progress, run
+from demagic.core.errors import DemagicError
+from demagic.core.proc import Progress, run
 from demagic.core import paths
 from demagic.kernel.tree import GIT_ENV, pristine, worktree
 from verify.matrix import render_text

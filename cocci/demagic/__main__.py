@@ -16,8 +16,8 @@ COMMANDS: Dict[str, str] = {
     "scan": "demagic.cli.scan",
     "test-rules": "demagic.cli.rulecases",
     "test-judge": "demagic.cli.judgecases",
-    "spatch": "demagic.series.build",
-    "check-series": "demagic.series.build:check_main",
+    "spatch": "demagic.cli.spatch",
+    "check-series": "demagic.cli.spatch:check_main",
     "check-mail": "demagic.series.mailcheck",
     "bench": "demagic.cli.bench",
 }

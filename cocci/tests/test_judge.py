@@ -19,7 +19,8 @@ from demagic.judge import verdicts as judge
 from demagic.kernel import texts as dtexts
 from demagic.scan.evidence import formats, guards, offsets
 from demagic.model.candidate import Candidate, Site, Verdict
-from demagic.core.proc import DemagicError, Progress
+from demagic.core.errors import DemagicError
+from demagic.core.proc import Progress
 
 DATA = Path(__file__).resolve().parent / "judge_data"
 

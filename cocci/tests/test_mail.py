@@ -15,7 +15,7 @@ from demagic.series import cover, mail as export, mailcheck, message
 from demagic.model.candidate import DEBUG, Candidate, CheckShape, Evidence, Finding, Site, Verdict
 from demagic.scan.evidence import shapes
 from demagic.model.patches import parse_text
-from demagic.core.proc import DemagicError
+from demagic.core.errors import DemagicError
 from demagic.rewrite.apply import Result, Target
 from demagic.kernel.texts import Texts
 

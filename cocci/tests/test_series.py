@@ -8,14 +8,16 @@ import tempfile
 import unittest
 from pathlib import Path
 
-from demagic.series import cover, message, build as series
+from demagic.series import cover, message, build as series, plan as series_plan, write as series_write, commits
+from demagic.rewrite import targets
 from demagic.rewrite import offsets as layout, preproc, apply as rewrite
 from demagic.kernel import registry, texts as dtexts, tree as trees
 from demagic.judge import scans
 from demagic.cli import scan as scan_cli
 from demagic.scan import report as scan_report
 from demagic.model.candidate import Candidate, Verdict
-from demagic.core.proc import Progress, UsageError, run
+from demagic.core.proc import Progress, run
+from demagic.core.errors import UsageError
 from demagic.kernel.tree import GIT_ENV
 from demagic.rewrite.tidy import realign, tidy
 
@@ -134,7 +136,7 @@ class GroupTest(unittest.TestCase):
         return Candidate(macro, "1", None, "queue_entry", field, "q.c", verdict=verdict)
 
     def test_shared_field_is_one_patch(self) -> None:
-        groups = series.group([self.cand("QUEUE_MAGIC_FREE", "magic"),
+        groups = targets.group([self.cand("QUEUE_MAGIC_FREE", "magic"),
                                self.cand("QUEUE_MAGIC_USED", "magic"),
                                self.cand("OTHER_MAGIC", "other")])
         self.assertEqual([g[0] for g in groups],
@@ -187,7 +189,7 @@ class DiscoveryTest(unittest.TestCase):
                 if c.verdict in (Verdict.REMOVE, Verdict.FLAG)]
 
     def test_discovered_candidate_is_skipped_and_named(self) -> None:
-        summary = series.write_commits(self.tree, self.root, self.cands(), self.WHO, 1, None,
+        summary = series_write.write_commits(self.tree, self.root, self.cands(), self.WHO, 1, None,
                                        Progress(quiet=True), discovered=True)
         self.assertEqual([e.subject for e in summary.entries], ["foo: remove FOO_MAGIC"])
         self.assertEqual(len(summary.skipped), 1)
@@ -217,7 +219,7 @@ class DiscoveryTest(unittest.TestCase):
             tree = trees.Tree("t", copy, "HEAD", "6.12.0", False)
             cands = [c for c in scans.judged(copy, jobs=1).cands
                      if c.verdict in (Verdict.REMOVE, Verdict.FLAG)]
-            series.write_commits(tree, copy, cands, self.WHO, 2, None, Progress(quiet=True),
+            series_write.write_commits(tree, copy, cands, self.WHO, 2, None, Progress(quiet=True),
                                  discovered=True, parallel=parallel)
             logs.append(run(["git", "-C", str(copy), "log", "-p", "--format=%s%n%b"]).stdout)
         for subject in ("foo: remove FOO_MAGIC", "foo: remove GIZMO_MAGIC", "baz: remove BAZ_MAGIC"):
@@ -240,20 +242,20 @@ class DiscoveryTest(unittest.TestCase):
 
     def test_targets_none_of_which_is_in_the_tree_fail(self) -> None:
         with self.assertRaisesRegex(UsageError, r"TARGETS: NOPE_MAGIC, GONE_MAGIC not found"):
-            series.plan(self.tree, self.root, ["NOPE_MAGIC", "GONE_MAGIC"], None, 1,
+            series_plan.plan(self.tree, self.root, ["NOPE_MAGIC", "GONE_MAGIC"], None, 1,
                         Progress(quiet=True), "all")
-        found = series.plan(self.tree, self.root, ["NOPE_MAGIC", "FOO_MAGIC"], None, 1,
+        found = series_plan.plan(self.tree, self.root, ["NOPE_MAGIC", "FOO_MAGIC"], None, 1,
                             Progress(quiet=True), "all")
         self.assertEqual([c.macro for c in found.cands], ["FOO_MAGIC"])
 
     def test_named_target_fails(self) -> None:
         with self.assertRaisesRegex(rewrite.ResidueError, "BAR_MAGIC still used at drivers/bar/bar.c:16"):
-            series.write_commits(self.tree, self.root, self.cands(), self.WHO, 1, None,
+            series_write.write_commits(self.tree, self.root, self.cands(), self.WHO, 1, None,
                                  Progress(quiet=True), discovered=False)
 
 
 class CommitTest(unittest.TestCase):
-    """series.commit (git's plumbing) makes the commit git add and git commit would."""
+    """commits.commit (git's plumbing) makes the commit git add and git commit would."""
 
     WHO = ("A U Thor", "a@example.org")
     DATE = "2022-12-01T00:07:00+00:00"
@@ -278,12 +280,12 @@ class CommitTest(unittest.TestCase):
     def test_the_same_commit_as_git_commit(self) -> None:
         body = "Body line  \n\n\n\nafter three blank lines\t\n\n"
         plumbing, porcelain = self.repo("plumbing"), self.repo("porcelain")
-        series.commit(plumbing, "x: remove FOO_MAGIC", body, self.WHO, ["a.c", "b.h", "c.c"],
+        commits.commit(plumbing, "x: remove FOO_MAGIC", body, self.WHO, ["a.c", "b.h", "c.c"],
                       self.DATE)
         sob = f"Signed-off-by: {self.WHO[0]} <{self.WHO[1]}>"
         run(["git", "-C", str(porcelain), "add", "-f", "-A", "--", "a.c", "b.h", "c.c"])
         run(["git", "-C", str(porcelain), "commit", "-q", "--no-verify", "-F", "-"],
-            env=series.git_env(self.WHO, self.DATE),
+            env=commits.git_env(self.WHO, self.DATE),
             input_text=f"x: remove FOO_MAGIC\n\n{body}\n\n{sob}\n")
 
         def head(root: Path) -> str:
@@ -294,5 +296,5 @@ class CommitTest(unittest.TestCase):
         self.assertEqual(status, "?? d.c\n")
 
     def test_cleanup(self) -> None:
-        self.assertEqual(series.cleanup("\n\ns  \n\n\n\nb\t\nc\n\n\n"), "s\n\nb\nc\n")
-        self.assertEqual(series.cleanup("\n \n"), "")
+        self.assertEqual(commits.cleanup("\n\ns  \n\n\n\nb\t\nc\n\n\n"), "s\n\nb\nc\n")
+        self.assertEqual(commits.cleanup("\n \n"), "")

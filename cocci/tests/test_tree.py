@@ -24,7 +24,8 @@ from demagic.core import paths
 from demagic.core import lock, proc
 from demagic.series import build as series
 from demagic.kernel import tree as trees
-from demagic.core.proc import CommandError, DemagicError, Progress, UsageError, run
+from demagic.core.proc import CommandError, Progress, run
+from demagic.core.errors import DemagicError, UsageError
 
 ENV = {"GIT_AUTHOR_NAME": "u", "GIT_AUTHOR_EMAIL": "u@x.org", "GIT_COMMITTER_NAME": "u",
        "GIT_COMMITTER_EMAIL": "u@x.org"}

@@ -11,7 +11,8 @@ import unittest
 from pathlib import Path
 from unittest import mock
 
-from demagic.core.proc import DemagicError, Progress
+from demagic.core.errors import DemagicError
+from demagic.core.proc import Progress
 from demagic.kernel.tree import Tree
 from qemu import cli, kernel, ktap
 from qemu.archs import I386, X86_64, Flavour, GuestTest

@@ -7,7 +7,8 @@ import unittest
 from pathlib import Path
 
 from demagic.model.patches import parse_file, parse_text
-from demagic.core.proc import DemagicError, run
+from demagic.core.errors import DemagicError
+from demagic.core.proc import run
 from qemu import mutant
 
 DATA = Path(__file__).resolve().parent / "test_data"

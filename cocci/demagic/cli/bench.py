@@ -31,7 +31,8 @@ from demagic.core import lock
 from demagic.judge import scans
 from demagic.series import build as series
 from demagic.kernel import tree as trees
-from demagic.core.proc import DemagicError, Progress
+from demagic.core.errors import DemagicError
+from demagic.core.proc import Progress
 
 TARGETS = {"linux-6.1": "8 s", "linux-6.12": "20 s"}
 SCAN_TARGET = "12 s cold, 2 s cached"

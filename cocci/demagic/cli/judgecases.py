@@ -26,7 +26,7 @@ from demagic.core.paths import COCCI
 from demagic.core import memo
 from demagic.scan import report as scanout
 from demagic.judge import scans
-from demagic.core.proc import DemagicError
+from demagic.core.errors import DemagicError
 from demagic.kernel.texts import Texts
 
 CASES = COCCI / "tests" / "judge"

@@ -27,7 +27,8 @@ from typing import Dict, List, Optional, Sequence
 from demagic.core.paths import COCCI
 from demagic.core import memo
 from demagic.model.candidate import Verdict
-from demagic.core.proc import DemagicError, run
+from demagic.core.errors import DemagicError
+from demagic.core.proc import run
 from demagic.rewrite.apply import Target, apply
 
 CASES = COCCI / "tests" / "cases"

@@ -17,8 +17,10 @@ import time
 from pathlib import Path
 from typing import List, Optional, Sequence
 
+from demagic.core.files import write_atomic
 from demagic.core import lock
-from demagic.core.proc import Progress, UsageError, cap_jobs, run
+from demagic.core.proc import Progress, cap_jobs, run
+from demagic.core.errors import UsageError
 from demagic.judge import scans
 from demagic.kernel import tree
 from demagic.kernel.texts import Texts, grep_tree
@@ -69,10 +71,7 @@ def write_out(text: str, out: Optional[Path]) -> None:
     if out is None:
         sys.stdout.write(text)
         return
-    out.parent.mkdir(parents=True, exist_ok=True)
-    tmp = out.with_name(f".{out.name}.{os.getpid()}.tmp")
-    tmp.write_text(text)
-    tmp.replace(out)
+    write_atomic(out, text)
 
 
 def parse_args(argv: Sequence[str]) -> argparse.Namespace:

@@ -11,7 +11,8 @@ import time
 from pathlib import Path
 from typing import Dict, List, Sequence
 
-from demagic.core.proc import CommandError, DemagicError, run
+from demagic.core.proc import CommandError, run
+from demagic.core.errors import DemagicError
 
 # One place for every package the project uses, by the target that needs it.
 BASE = ["coccinelle", "git", "perl", "python3", "xz-utils"]

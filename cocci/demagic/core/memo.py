@@ -23,6 +23,7 @@ import zlib
 from pathlib import Path
 from typing import Iterator, List, Optional, Type, TypeVar, Union
 
+from demagic.core.files import write_atomic
 from demagic.core.proc import run
 from demagic.core import paths
 
@@ -71,11 +72,7 @@ def get(kind: str, name: str) -> Optional[bytes]:
 
 
 def put(kind: str, name: str, data: bytes) -> None:
-    where = directory(kind)
-    where.mkdir(parents=True, exist_ok=True)
-    tmp = where / f".{name}.{os.getpid()}.{threading.get_ident()}.tmp"
-    tmp.write_bytes(zlib.compress(data, 1))
-    os.replace(tmp, where / name)
+    write_atomic(directory(kind) / name, zlib.compress(data, 1))
 
 
 T = TypeVar("T")

@@ -15,13 +15,7 @@ import time
 from pathlib import Path
 from typing import Any, Callable, Mapping, Optional, Sequence, Set, Tuple, Type
 
-
-class DemagicError(Exception):
-    """A problem the user can act on: printed as one line, exit status 1."""
-
-
-class UsageError(DemagicError):
-    """Bad input (a wrong KDIR, an unknown target, a bad variable): exit status 2."""
+from demagic.core.errors import DemagicError, UsageError
 
 
 DISK_FULL = (errno.ENOSPC, errno.EDQUOT)
@@ -40,17 +34,16 @@ def disk_full(exc: OSError) -> Optional[str]:
             + FULL_ADVICE)
 
 
-def guarded(prog: str, body: Callable[[], int], interrupted: str,
-            also: Tuple[Type[Exception], ...] = ()) -> int:
+def guarded(prog: str, body: Callable[[], int], interrupted: str) -> int:
     """Run a command line's body: bad input exits 2 and any other problem the user can
-    act on (a DemagicError, one of also, a full disk) exits 1, each as one line on
-    stderr; an interrupt stops every child first and exits 130."""
+    act on (a DemagicError, a full disk) exits 1, each as one line on stderr; an
+    interrupt stops every child first and exits 130."""
     try:
         return body()
     except UsageError as exc:
         print(f"{prog}: {exc}", file=sys.stderr)
         return 2
-    except (DemagicError, *also) as exc:
+    except DemagicError as exc:
         print(f"{prog}: {exc}", file=sys.stderr)
         return 1
     except OSError as exc:

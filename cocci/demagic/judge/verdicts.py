@@ -26,8 +26,8 @@ from typing import List, Optional, Sequence, Tuple
 from demagic.scan.candidates import groups
 from demagic.scan.evidence.formats import format_reason
 from demagic.scan.evidence.states import TAG_FIELD_RX, flag_name
-from demagic.model.candidate import (DEBUG, FUNCTIONAL, SHOWN, UNKNOWN, Candidate, Finding, Verdict,
-                                     sites_text)
+from demagic.model.candidate import (DEBUG, FUNCTIONAL, SHOWN, UNKNOWN, Candidate, Finding,
+                                     Verdict, sites_text)
 
 def _first(findings: Sequence[Finding]) -> str:
     more = f" (+{len(findings) - 1})" if len(findings) > 1 else ""

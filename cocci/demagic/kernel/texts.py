@@ -13,7 +13,8 @@ from typing import Dict, Iterator, Iterable, List, Optional, Sequence, Tuple
 
 from demagic.core import memo
 from demagic.model.candidate import Site
-from demagic.core.proc import DemagicError, run
+from demagic.core.errors import DemagicError
+from demagic.core.proc import run
 
 WORD = frozenset(b"abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789_")
 # The first line of a function definition: starts at column 0, names the function.

@@ -21,7 +21,8 @@ from typing import List, Optional, Sequence, Tuple
 
 from demagic.core import paths
 from demagic.core.paths import REPO_ROOT
-from demagic.core.proc import CommandError, DemagicError, Progress, UsageError, run
+from demagic.core.proc import CommandError, Progress, run
+from demagic.core.errors import DemagicError, UsageError
 
 DEFAULT_NAME = "linux-6.1"
 # The trees demagic provides itself, from Debian's packages: name -> kernel series.

@@ -10,7 +10,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Callable, Dict, List, Optional, Sequence, Set, Tuple
 
-from demagic.core.proc import DemagicError
+from demagic.core.errors import DemagicError
 
 SUBJECT_RE = re.compile(r"^Subject:\s*(.*(?:\n[ \t].*)*)", re.M)
 PATCH_TAG_RE = re.compile(r"^\s*\[[^\]]*\]\s*")

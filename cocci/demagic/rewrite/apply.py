@@ -17,7 +17,8 @@ from demagic.rewrite import offsets as layout, preproc
 from demagic.core import memo
 from demagic.model.candidate import Verdict
 from demagic.model.target import Target
-from demagic.core.proc import CommandError, DemagicError, run
+from demagic.core.proc import CommandError, run
+from demagic.core.errors import DemagicError
 from demagic.kernel.texts import grep_tree
 from demagic.rewrite.tidy import realign, tidy
 

@@ -20,7 +20,8 @@ from typing import List, Optional, Sequence
 from demagic.scan import candidates, discover, evidence
 from demagic.scan.discover import Unparsed
 from demagic.model.candidate import Candidate
-from demagic.core.proc import Progress, UsageError
+from demagic.core.proc import Progress
+from demagic.core.errors import UsageError
 from demagic.scan.structs import find_define
 from demagic.kernel.texts import Texts
 

@@ -27,7 +27,8 @@ from demagic.core.paths import COCCI
 from demagic.core import memo
 from demagic.scan import structs
 from demagic.model.candidate import Site
-from demagic.core.proc import DemagicError, Progress, UsageError, run
+from demagic.core.errors import DemagicError, UsageError
+from demagic.core.proc import Progress, run
 from demagic.kernel.texts import FUNC_START, Texts, grep_tree, magic_words
 
 RULE = COCCI / "find_magic.cocci"

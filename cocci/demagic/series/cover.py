@@ -13,6 +13,7 @@ from typing import Any, Dict, List, Optional, Sequence
 from demagic.core.prose import flow
 from demagic.model.target import group_name
 from demagic.series import message
+from demagic.series.write import Entry
 from demagic.model.candidate import Candidate, Verdict
 from demagic.rewrite.apply import RULE_OF
 from demagic.kernel.tree import Tree
@@ -23,18 +24,6 @@ UNCAUGHT = "ran, but caught no mutant of this patch: "
 
 ACTIONS = {Verdict.REMOVE: "remove the tag", Verdict.FLAG: "make it a bool",
            Verdict.KEEP: "drop the row only"}
-
-
-@dataclass
-class Entry:
-    """One patch of the series, as the cover letter tells it."""
-    macros: tuple
-    verdict: Verdict
-    subject: str
-    files: int
-    removed: int
-    registry: str = ""       # the registry file, for the patch that deletes it
-    flag: str = ""
 
 
 @dataclass

@@ -12,7 +12,8 @@ from pathlib import Path
 from typing import Dict, List, Optional, Sequence, Tuple
 
 from demagic.core import memo
-from demagic.core.proc import DemagicError, run
+from demagic.core.errors import DemagicError
+from demagic.core.proc import run
 
 FORMAT_PATCH = ["format-patch", "--cover-letter", "--zero-commit", "--no-signature",
                 "--subject-prefix=PATCH", "--no-renames", "-q"]
@@ -197,21 +198,3 @@ def style_all(work: Path, patches: Sequence[Path], jobs: int,
                 if p in names:
                     memo.put("checkpatch", names[p], json.dumps(result).encode())
     return {p: found[p] for p in patches}
-
-
-def replace_dir(new: Path, out: Path, keep_suffixes: Sequence[str] = (".txt", ".md", ".json")) -> None:
-    """Swap new in as out; reports of the old out (scan, verify, boot) stay."""
-    if out.exists():
-        if not out.is_dir():
-            raise DemagicError(f"OUT={out}: not a directory")
-        for old in out.iterdir():
-            if old.suffix in keep_suffixes and not (new / old.name).exists():
-                shutil.copy2(old, new / old.name)
-        trash = out.with_name(f".{out.name}.old")
-        shutil.rmtree(trash, ignore_errors=True)
-        out.rename(trash)
-        new.rename(out)
-        shutil.rmtree(trash)
-    else:
-        out.parent.mkdir(parents=True, exist_ok=True)
-        new.rename(out)

@@ -26,7 +26,8 @@ from typing import Dict, List, Optional, Sequence
 from demagic.core import lock
 from demagic.model import patches
 from demagic.kernel import tree as trees
-from demagic.core.proc import DemagicError, Progress, UsageError, run
+from demagic.core.errors import DemagicError, UsageError
+from demagic.core.proc import Progress, run
 
 FINDING_RX = re.compile(r"^(?P<file>[^:]+):(?P<line>\d+): (?P<level>ERROR|WARNING|CHECK):"
                         r"(?P<type>\w+): (?P<msg>.*)$")
