@@ -3,16 +3,15 @@
 
 from __future__ import annotations
 
-import ast
-import operator
 import re
 from dataclasses import dataclass
-from typing import Callable, Dict, List, Optional, Sequence, Set, Tuple
+from typing import List, Optional, Sequence, Set, Tuple
+
+from demagic.kernel.offsets import OffsetMacro, offset_macros
 
 MEMBER_RE = re.compile(r"^\t(?P<decl>[^\t/][^;]*?)\s*;\s*/\*\s*(?P<off>\d+)(?::\d+)?\s+(?P<size>\d+)\s*\*/")
 SIZE_RE = re.compile(r"/\*\s*size:\s*(\d+)")
 NAME_RE = re.compile(r"\(\s*\*\s*([A-Za-z_]\w*)\s*\)\s*\(|([A-Za-z_]\w*)\s*(?:\[[^\]]*\]\s*)*(?::\s*\d+)?$")
-OFFSET_DEFINE_RE = re.compile(r"^\s*#\s*define\s+([A-Za-z_]\w*)_OFFSET\s+(.+?)\s*(?:/\*.*)?$", re.M)
 
 
 @dataclass(frozen=True)
@@ -77,51 +76,9 @@ def compare(before: Layout, after: Layout, removed: Set[str], added: Set[str]) -
     return problems
 
 
-_OPS: Dict[type, Callable[[int, int], int]] = {
-    ast.Add: operator.add, ast.Sub: operator.sub, ast.Mult: operator.mul,
-    ast.LShift: operator.lshift, ast.RShift: operator.rshift, ast.BitOr: operator.or_,
-}
-
-
-def eval_c_int(expr: str) -> Optional[int]:
-    """The value of a C integer constant expression of literals, or None."""
-    text = re.sub(r"(?<=[0-9a-fA-F])[uUlL]+\b", "", expr.strip())
-    text = re.sub(r"\b0([0-7]+)\b", r"0o\1", text)
-    try:
-        tree = ast.parse(text, mode="eval")
-    except SyntaxError:
-        return None
-
-    def walk(node: ast.AST) -> int:
-        if isinstance(node, ast.Expression):
-            return walk(node.body)
-        if isinstance(node, ast.Constant) and isinstance(node.value, int):
-            return node.value
-        if isinstance(node, ast.BinOp) and type(node.op) in _OPS:
-            return _OPS[type(node.op)](walk(node.left), walk(node.right))
-        raise ValueError(expr)
-    try:
-        return walk(tree)
-    except (ValueError, TypeError):
-        return None
-
-
-@dataclass(frozen=True)
-class OffsetMacro:
-    macro: str
-    member: str
-    value: Optional[int]
-
-
-def offset_macros(header_text: str, layout: Layout, removed: Set[str]) -> List[OffsetMacro]:
-    """FOO_BAR_OFFSET macros of the header that name a member foo_bar of the struct."""
-    members = {n.lower(): n for n in list(layout.names()) + sorted(removed)}
-    out = []
-    for match in OFFSET_DEFINE_RE.finditer(header_text):
-        member = members.get(match.group(1).lower())
-        if member:
-            out.append(OffsetMacro(match.group(1) + "_OFFSET", member, eval_c_int(match.group(2))))
-    return out
+def offsets_of(header_text: str, layout: Layout, removed: Set[str]) -> List[OffsetMacro]:
+    """The offset macros of the header that name a member of the struct, before or after."""
+    return offset_macros(header_text, list(layout.names()) + sorted(removed))
 
 
 def check_offsets(macros: Sequence[OffsetMacro], after: Layout, removed: Set[str]) -> List[str]:
@@ -129,12 +86,11 @@ def check_offsets(macros: Sequence[OffsetMacro], after: Layout, removed: Set[str
     problems = []
     for mac in macros:
         real = after.offset(mac.member)
+        what = mac.name
         if mac.member in removed and real is None:
-            problems.append(f"{mac.macro} still defined for removed member {mac.member}")
-        elif mac.value is None:
-            problems.append(f"{mac.macro}: value is not a constant verify can evaluate")
+            problems.append(f"{what} still defined for removed member {mac.member}")
         elif real != mac.value:
-            problems.append(f"{mac.macro} = {mac.value:#x} but {after.struct}.{mac.member} "
+            problems.append(f"{what} = {mac.value:#x} but {after.struct}.{mac.member} "
                             f"is at {real:#x}" if real is not None else
-                            f"{mac.macro}: {mac.member} not in {after.struct}")
+                            f"{what}: {mac.member} not in {after.struct}")
     return problems

@@ -190,7 +190,7 @@ def layout_cell(walk: Walk, index: int, when: str, results: Dict[Key, ObjectResu
                      f"{before.size} -> {after.size} bytes, {before.size - after.size} saved")
         path = walk.wt / header
         if path.is_file():
-            macros = layout.offset_macros(path.read_text(errors="replace"), after, gone)
+            macros = layout.offsets_of(path.read_text(errors="replace"), after, gone)
             problems += layout.check_offsets(macros, after, gone)
             notes += [f"{m.macro} = {m.value:#x} agrees with {struct}.{m.member}"
                       for m in macros if m.value is not None and after.offset(m.member) == m.value]

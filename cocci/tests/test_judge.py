@@ -155,7 +155,7 @@ class TreeTest(unittest.TestCase):
 
     def test_offset_macros_map_to_members(self) -> None:
         c = Candidate("FOO_MAGIC", "", None, "foo_s", "foo_magic", "drivers/foo/foo.h")
-        self.assertEqual(offsets.offset_macros(self.texts, c, ["foo_magic", "foo_ro_nasid"]),
+        self.assertEqual(offsets.offset_macros_of(self.texts, c, ["foo_magic", "foo_ro_nasid"]),
                          {"FOO_MAGIC_OFFSET": "foo_magic", "FOO_RO_NASID_OFFSET": "foo_ro_nasid"})
 
     def test_pointer_sources(self) -> None:

@@ -85,11 +85,6 @@ class LayoutTest(unittest.TestCase):
         header = "typedef struct kv {\n\tint\t\tkv_magic;\n\ts16\t\tkv_ro;\n} kv_t;\n"
         self.assertEqual(layout.members(header, "kv"), [("int", "kv_magic"), ("s16", "kv_ro")])
 
-    def test_offset_macro_names(self) -> None:
-        names = ["kv_magic", "kv_ro_nasid", "magic"]
-        self.assertEqual(layout._macro_field("KV_RO_NASID_OFFSET", names), "kv_ro_nasid")
-        self.assertEqual(layout._macro_field("NMI_OFF_MAGIC", ["magic", "flags"]), "magic")
-        self.assertIsNone(layout._macro_field("KV_SIZE", names))
 
 
 class RegistryTest(unittest.TestCase):

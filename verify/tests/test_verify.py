@@ -4,10 +4,12 @@
 from __future__ import annotations
 
 import json
+import os
 import tempfile
 import unittest
 from pathlib import Path
 from typing import Tuple
+from unittest import mock
 
 from demagic.kernel import leftovers
 from demagic.model import patches as patch
@@ -253,33 +255,41 @@ class LayoutTest(unittest.TestCase):
     def test_offset_macros_must_follow(self) -> None:
         _, after = self.layouts()
         good = "#define KV_RO_NASID_OFFSET\t0x0\n#define KV_RW_NASID_OFFSET\t(0x1 + 1)\n"
-        macros = layout.offset_macros(good, after, {"kv_magic"})
-        self.assertEqual([(m.macro, m.value) for m in macros],
+        macros = layout.offsets_of(good, after, {"kv_magic"})
+        self.assertEqual([(m.name, m.value) for m in macros],
                          [("KV_RO_NASID_OFFSET", 0), ("KV_RW_NASID_OFFSET", 2)])
         self.assertEqual(layout.check_offsets(macros, after, {"kv_magic"}), [])
         stale = "#define KV_MAGIC_OFFSET 0x0\n#define KV_RO_NASID_OFFSET 0x4\n"
-        problems = layout.check_offsets(layout.offset_macros(stale, after, {"kv_magic"}),
+        problems = layout.check_offsets(layout.offsets_of(stale, after, {"kv_magic"}),
                                         after, {"kv_magic"})
         self.assertEqual(len(problems), 2)
 
-    def test_eval_c_int(self) -> None:
-        self.assertEqual(layout.eval_c_int("(0x10UL << 2)"), 64)
-        self.assertIsNone(layout.eval_c_int("sizeof(struct x)"))
+    def test_an_off_macro_is_checked_too(self) -> None:
+        """Macros named FOO_OFF (or with OFF inside) are the rewrite's too: verify checks them."""
+        _, after = self.layouts()
+        stale = "#define KV_OFF_RO_NASID 0x4\n#define KV_RW_NASID_OFF 0x2\n"
+        problems = layout.check_offsets(layout.offsets_of(stale, after, {"kv_magic"}),
+                                        after, {"kv_magic"})
+        self.assertEqual(problems, ["KV_OFF_RO_NASID = 0x4 but kern_vars_s.kv_ro_nasid is at 0x0"])
 
 
 class CheckpatchTest(unittest.TestCase):
-    def test_parse(self) -> None:
-        out = ("0001-x.patch:20: ERROR:SPACING: space required\n"
-               "0001-x.patch:30: WARNING:LONG_LINE: line too long\n"
-               "total: 1 errors\n")
-        errors, warnings = checkpatch.parse(out)
-        self.assertEqual((len(errors), len(warnings)), (1, 1))
-        self.assertEqual(checkpatch.parse("0001-x.patch:1: WARNING: x\n")[0], [])
-
-    def test_lines_name_the_patch_file_not_its_checkout(self) -> None:
-        patch = Path("/some/clone/generated-patches/t/0003-x.patch")
-        _, warnings = checkpatch.parse(f"{patch}:107: WARNING:AVOID_BUG: Do not crash\n", patch)
-        self.assertEqual(warnings, ["0003-x.patch:107: WARNING:AVOID_BUG: Do not crash"])
+    def test_errors_fail_and_warnings_are_listed(self) -> None:
+        with tempfile.TemporaryDirectory() as tmp:
+            tree = Path(tmp)
+            (tree / "scripts").mkdir()
+            (tree / "scripts" / "checkpatch.pl").write_text(
+                'print "$ARGV[-1]:7: WARNING:AVOID_BUG: a\\n";\n'
+                'print "$ARGV[-1]:9: ERROR:SPACING: b\\n" if $ENV{FAKE_ERROR}; exit 1;\n')
+            patch = tree / "0001-x.patch"
+            patch.write_text("Subject: x\n")
+            cell = checkpatch.check(tree, patch)
+            self.assertEqual((cell.status, cell.reason), (matrix.Status.PASS, "no error, 1 warnings"))
+            with mock.patch.dict(os.environ, {"FAKE_ERROR": "1"}):
+                cell = checkpatch.check(tree, patch)
+            self.assertEqual(cell.status, matrix.Status.FAIL)
+            self.assertEqual(cell.details, ["0001-x.patch:9: ERROR:SPACING: b",
+                                            "0001-x.patch:7: WARNING:AVOID_BUG: a"])
 
 
 DELETE_DOC = """Subject: [PATCH] Documentation: remove foo.rst

@@ -8,6 +8,7 @@ import fnmatch
 import functools
 import json
 import re
+from dataclasses import dataclass
 from pathlib import Path
 from typing import Dict, Iterator, Iterable, List, Optional, Sequence, Tuple
 
@@ -236,6 +237,33 @@ def magic_words(data: bytes) -> List[Tuple[str, int, int]]:
         if not data[start:start + 1].isdigit() and magic_name(name):
             out.append((name, start, end))
         pos = data.find(b"MAGIC", end)
+    return out
+
+
+WRAPPER_RX = re.compile(rb"^[ \t]*#[ \t]*define[ \t]+(\w+)\(\s*(\w+)\s*,\s*(\w+)\s*\)([^\n]*)",
+                        re.M)
+
+
+@dataclass(frozen=True)
+class Wrapper:
+    """A SET_MAGIC()/BAD_MAGIC()-style macro: two parameters, and a body that stores the
+    second into the first one's member (op "=") or compares them (op "!=" or "==")."""
+    name: str
+    member: str
+    op: str
+
+
+def wrapper_macros(data: bytes) -> List[Wrapper]:
+    """The wrapper macros #defined in data (a file's bytes), in order."""
+    out = []
+    if b"define" not in data:
+        return out
+    for m in WRAPPER_RX.finditer(data):
+        a, b = re.escape(m.group(2)), re.escape(m.group(3))
+        use = re.search(rb"\(?\s*" + a + rb"\s*\)?\s*->\s*(\w+)\s*([=!]?=)\s*\(?\s*" + b + rb"\b",
+                        m.group(4))
+        if use:
+            out.append(Wrapper(m.group(1).decode(), use.group(1).decode(), use.group(2).decode()))
     return out
 
 

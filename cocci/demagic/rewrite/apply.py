@@ -19,7 +19,7 @@ from demagic.model.candidate import Verdict
 from demagic.model.target import Target
 from demagic.core.proc import CommandError, run
 from demagic.core.errors import DemagicError
-from demagic.kernel.texts import grep_tree
+from demagic.kernel.texts import grep_tree, wrapper_macros
 from demagic.rewrite.tidy import realign, tidy
 
 RULES = COCCI
@@ -56,21 +56,12 @@ def rule_options(rule: Path) -> List[str]:
 
 
 def wrappers(tree: Path, files: Sequence[str], member: str) -> Tuple[List[str], List[str]]:
-    """SET_MAGIC()/BAD_MAGIC()-style macros: two parameters, body assigns or
-    compares the first one's member with the second."""
-    setters, checkers = [], []
-    pat = re.compile(r"^\s*#\s*define\s+(\w+)\s*\(\s*(\w+)\s*,\s*(\w+)\s*\)\s*(.*)$")
-    for rel in files:
-        for line in (tree / rel).read_text(errors="replace").splitlines():
-            m = pat.match(line)
-            if not m:
-                continue
-            name, a, b, body = m.groups()
-            lhs = rf"\(?\s*{a}\s*\)?\s*->\s*{re.escape(member)}"
-            if re.search(lhs + rf"\s*=\s*\(?\s*{b}\b", body) and name not in setters:
-                setters.append(name)
-            elif re.search(lhs + rf"\s*!=\s*\(?\s*{b}\b", body) and name not in checkers:
-                checkers.append(name)
+    """The wrapper macros of files that store member (setters) or test it for a mismatch
+    (checkers), in the order the files define them."""
+    found = [w for rel in files for w in wrapper_macros((tree / rel).read_bytes())
+             if w.member == member]
+    setters = list(dict.fromkeys(w.name for w in found if w.op == "="))
+    checkers = list(dict.fromkeys(w.name for w in found if w.op == "!=" and w.name not in setters))
     return setters, checkers
 
 

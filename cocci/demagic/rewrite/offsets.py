@@ -1,8 +1,8 @@
 # SPDX-License-Identifier: GPL-2.0
 """Hand-written offsets of a struct that loses a field.
 
-Assembly reaches some structures through *_OFFSET macros kept beside the
-struct.  When the removed field has one, the macros of the fields after it
+Assembly reaches some structures through offset macros kept beside the
+struct (kernel/offsets.py reads them).  When the removed field has one, the macros of the fields after it
 move down by the space it took, provided that keeps each field aligned;
 anything this cannot prove (an unknown type, a size assertion, a removed
 offset still used) is reported for a manual fix and no patch is made.
@@ -16,11 +16,11 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Dict, List, Mapping, Optional, Tuple
 
+from demagic.kernel.offsets import DEFINE_RX, offset_macros
 from demagic.kernel.texts import grep_tree
 
 from demagic.model.target import Target
 
-OFFSET_DEFINE = re.compile(r"^(\s*#\s*define\s+(\w*OFF\w*)\s+)(0x[0-9a-fA-F]+|\d+)\b", re.M)
 # Sizes (and so alignments) that do not depend on the architecture.
 FIXED_SIZES = {
     "char": 1, "signed char": 1, "unsigned char": 1, "u8": 1, "s8": 1, "__u8": 1, "__s8": 1,
@@ -46,12 +46,15 @@ class Plan:
             return text
 
         def fix(m: "re.Match[str]") -> str:
-            if m.group(2) not in values:
+            if m.group("name") not in values:
                 return m.group(0)
-            old = m.group(3)
-            new = values[m.group(2)]
-            return m.group(1) + (f"0x{new:x}" if old.lower().startswith("0x") else str(new))
-        return OFFSET_DEFINE.sub(fix, text)
+            new = values[m.group("name")]
+            value = re.sub(r"0[xX][0-9a-fA-F]+|\d+",
+                           lambda n: f"0x{new:x}" if n.group(0).lower().startswith("0x")
+                           else str(new), m.group("value"), count=1)
+            return m.group(0)[:m.start("value") - m.start()] + value + \
+                m.group(0)[m.end("value") - m.start():]
+        return DEFINE_RX.sub(fix, text)
 
 
 def members(header: str, sname: str) -> List[Tuple[str, str]]:
@@ -69,16 +72,6 @@ def members(header: str, sname: str) -> List[Tuple[str, str]]:
         if d:
             out.append((d.group(1), d.group(2)))
     return out
-
-
-def _macro_field(macro: str, names: List[str]) -> Optional[str]:
-    """KV_RO_NASID_OFFSET -> kv_ro_nasid; NMI_OFF_MAGIC -> magic."""
-    words = [w for w in macro.lower().split("_") if w not in ("offset", "off", "")]
-    key = "_".join(words)
-    for name in names:
-        if key == name or key.endswith("_" + name):
-            return name
-    return None
 
 
 @functools.lru_cache(maxsize=None)
@@ -106,8 +99,10 @@ def offset_plan(tree: Path, target: Target, originals: Mapping[str, str]) -> Pla
     names = [n for _, n in fields]
     if target.member not in names:
         return plan
-    offsets = {macro: int(value, 0) for _, macro, value in OFFSET_DEFINE.findall(header)}
-    by_field = {f: m for m in offsets if (f := _macro_field(m, names))}
+    # only macros whose value is a plain number can move with the layout
+    found = [m for m in offset_macros(header, names) if m.literal]
+    offsets = {m.name: m.value for m in found}
+    by_field = {m.member: m.name for m in found}
     if target.member not in by_field:
         return plan
     if re.search(rf"sizeof\s*\(\s*(struct\s+)?{re.escape(target.struct)}\s*\)", header):

@@ -9,14 +9,11 @@ from pathlib import Path
 from typing import Dict, Iterable, List, Optional, Sequence, Set, Tuple
 
 from demagic.model.candidate import Candidate, Site
-from demagic.kernel.texts import Texts, grep_words
+from demagic.kernel.texts import Texts, grep_words, wrapper_macros
 
 DEFINE_RX = r"^[ \t]*#[ \t]*define[ \t]+%s[ \t]+(.*?)[ \t]*(?:/[*/].*)?$"
 ENUM_RX = r"^\s*%s\s*=\s*([^,\n]+?)\s*,?\s*(?:/[*/].*)?$"
 # #define F(q, m) ((q)->field = (m))  /  ((q)->field != (m))
-SETTER_RX = re.compile(
-    rb"#[ \t]*define[ \t]+(\w+)\(\s*(\w+)\s*,\s*(\w+)\s*\)[ \t]*\(*\s*\(?\s*\2\s*\)?"
-    rb"\s*->\s*(\w+)\s*([=!]?=)\s*\(?\s*\3\b")
 INCLUDE_RX = re.compile(r'^\s*#\s*include\s*([<"])([^>"]+)[>"]', re.M)
 MEMBER_RX = re.compile(r"(\w+)\s*(?:\[[^\]]*\])*\s*(?::\s*\w+\s*)?;")
 ENDIAN_RX = re.compile(r"\b(?:__)?(?:le|be)(?:16|32|64)\b")
@@ -24,15 +21,8 @@ PACKED_RX = re.compile(r"__packed\b|__attribute__\s*\(\(\s*(?:__)?packed")
 
 
 def setter_macros(texts: Texts, files: Iterable[str]) -> Dict[str, Tuple[str, str]]:
-    """Function-like macros F(q, m) that store or compare m in q->field: F -> (field, op)."""
-    out: Dict[str, Tuple[str, str]] = {}
-    for f in files:
-        data = texts.raw(f)
-        if b"define" not in data:
-            continue
-        for m in SETTER_RX.finditer(data):
-            out[m.group(1).decode()] = (m.group(4).decode(), m.group(5).decode())
-    return out
+    """Wrapper macros F(q, m) that store or compare m in q->field: F -> (field, op)."""
+    return {w.name: (w.member, w.op) for f in files for w in wrapper_macros(texts.raw(f))}
 
 
 def find_define(texts: Texts, files: Iterable[str], name: str) -> Optional[Tuple[Site, str]]:

@@ -88,9 +88,9 @@ def build(kdir: Optional[Path], out: Optional[Path], targets: Sequence[str],
                       _union(list(mailed.values())), rfc2822(DATE) if tree.debian else None,
                       digest)
     problems = []
-    for patch, (errors, warnings) in export.style_all(work, numbered, jobs, state).items():
-        problems += [f"{patch.name}: {e}" for e in errors]
-        summary.warnings += [f"{patch.name}: {w}" for w in warnings]
+    for findings in export.style_all(work, numbered, jobs, state).values():
+        problems += [str(f) for f in findings if f.error]
+        summary.warnings += [str(f) for f in findings if not f.error]
     if problems:
         shutil.rmtree(tmp)
         raise DemagicError("checkpatch.pl errors, series not written: " + "; ".join(problems[:3]))

@@ -11,6 +11,8 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Dict, List, Optional, Sequence, Tuple
 
+from demagic.kernel import checkpatch
+from demagic.kernel.checkpatch import Finding
 from demagic.core import memo
 from demagic.core.errors import DemagicError
 from demagic.core.proc import run
@@ -101,24 +103,6 @@ def add_headers(patch: Path, mailed: Mailed, digest: str = "", number: int = 0) 
     patch.write_text(head + extra + sep + rest)
 
 
-def checkpatch(work: Path, patches: Sequence[Path]) -> Dict[Path, Tuple[List[str], List[str]]]:
-    """(errors, warnings) that scripts/checkpatch.pl reports on each patch."""
-    found: Dict[Path, Tuple[List[str], List[str]]] = {p: ([], []) for p in patches}
-    script = work / "scripts" / "checkpatch.pl"
-    if not script.exists() or not patches:
-        return found
-    res = run(["perl", str(script), "--no-color", "--no-summary", "--terse", "--show-types",
-               *map(str, patches)], cwd=work, check=False)
-    by_name = {str(p): p for p in patches}
-    for line in res.stdout.splitlines():
-        name = line.split(":", 1)[0]
-        if name in by_name:
-            kind = 0 if ": ERROR:" in line else 1 if ": WARNING:" in line else None
-            if kind is not None:
-                found[by_name[name]][kind].append(line[len(name) + 1:])
-    return found
-
-
 def format_series(work: Path, base: str, dest: Path, who: Tuple[str, str],
                   base_commit: bool = False) -> List[Path]:
     """git format-patch base..HEAD into dest (cover letter first, from who); with
@@ -151,11 +135,16 @@ def tree_state(work: Path) -> Optional[str]:
                       memo.version("perl", "-e", "print $^V"), conf.read_text(errors="replace") if conf.exists() else ""])
 
 
+# what a kept result of each kind holds: To: and Cc:, and kernel.checkpatch.Finding records
+FORMS = {"get_maintainer": "to, cc", "checkpatch": "findings 1"}
+
+
 def _kept(kind: str, state: Optional[str], patches: Sequence[Path]) -> Dict[Path, str]:
-    """The cache's name for each patch's result: the tree's state and the patch's bytes."""
+    """The cache's name for each patch's result: what it holds, the tree's state and the
+    patch's bytes."""
     if state is None:
         return {}
-    return {p: memo.key(kind, state, p.read_bytes()) for p in patches}
+    return {p: memo.key(kind, FORMS[kind], state, p.read_bytes()) for p in patches}
 
 
 def mail_all(work: Path, patches: Sequence[Path], jobs: int,
@@ -179,22 +168,22 @@ def mail_all(work: Path, patches: Sequence[Path], jobs: int,
 
 
 def style_all(work: Path, patches: Sequence[Path], jobs: int,
-              state: Optional[str]) -> Dict[Path, Tuple[List[str], List[str]]]:
+              state: Optional[str]) -> Dict[Path, List[Finding]]:
     """checkpatch.pl over the patches, in jobs batches (one perl start each); a patch seen
     before on the same tree state, from the cache."""
     names = _kept("checkpatch", state, patches)
-    found: Dict[Path, Tuple[List[str], List[str]]] = {}
+    found: Dict[Path, List[Finding]] = {}
     for p, name in names.items():
         kept = memo.get("checkpatch", name)
         if kept is not None:
-            errors, warnings = json.loads(kept)
-            found[p] = (errors, warnings)
+            found[p] = [Finding.from_json(f) for f in json.loads(kept)]
     todo = [p for p in patches if p not in found]
     batches = [b for b in (list(todo[k::max(1, jobs)]) for k in range(max(1, jobs))) if b]
     with ThreadPoolExecutor(max_workers=max(1, jobs)) as pool:
-        for part in pool.map(lambda b: checkpatch(work, b), batches):
+        for part in pool.map(lambda b: checkpatch.check(work, b), batches):
             for p, result in part.items():
                 found[p] = result
                 if p in names:
-                    memo.put("checkpatch", names[p], json.dumps(result).encode())
+                    memo.put("checkpatch", names[p],
+                             json.dumps([f.to_json() for f in result]).encode())
     return {p: found[p] for p in patches}

@@ -23,14 +23,12 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Dict, List, Optional, Sequence
 
+from demagic.kernel import checkpatch as kcheckpatch
 from demagic.core import lock
 from demagic.model import patches
 from demagic.kernel import tree as trees
 from demagic.core.errors import DemagicError, UsageError
 from demagic.core.proc import Progress, run
-
-FINDING_RX = re.compile(r"^(?P<file>[^:]+):(?P<line>\d+): (?P<level>ERROR|WARNING|CHECK):"
-                        r"(?P<type>\w+): (?P<msg>.*)$")
 
 
 @dataclass
@@ -97,30 +95,19 @@ def _same_fault(old: str, new: str, kind: str) -> bool:
 
 
 def checkpatch(work: Path, numbered: Sequence[Path], report: Report) -> None:
-    script = work / "scripts" / "checkpatch.pl"
-    if not script.exists():
+    if not kcheckpatch.script(work).exists():
         report.notes.append("checkpatch: the tree has no scripts/checkpatch.pl")
         return
-    numbered = [p.resolve() for p in numbered]     # checkpatch runs in the tree
-    res = run(["perl", str(script), "--strict", "--no-color", "--no-summary", "--terse",
-               "--show-types", *map(str, numbered)], cwd=work, check=False)
-    if res.returncode not in (0, 1):
-        raise DemagicError(f"scripts/checkpatch.pl exited {res.returncode}: "
-                           f"{(res.stderr or res.stdout).strip()[:200]}")
-    texts = {str(p): p.read_text(errors="replace") for p in numbered}
     count = 0
-    for line in res.stdout.splitlines():
-        m = FINDING_RX.match(line)
-        if not m or m.group("file") not in texts:
-            continue
-        name = Path(m.group("file")).name
-        where = f"{name}:{m.group('line')}: {m.group('level')}:{m.group('type')}"
-        if m.group("level") == "ERROR":
-            report.fail(f"checkpatch: {where}: {m.group('msg')}")
-            continue
-        count += 1
-        report.notes.append(f"checkpatch: {where}: "
-                            f"{reason(texts[m.group('file')], int(m.group('line')), m.group('type'), work)}")
+    for patch, findings in kcheckpatch.check(work, numbered, strict=True).items():
+        text = patch.read_text(errors="replace")
+        for f in findings:
+            where = f"{f.patch}:{f.line}: {f.level}:{f.type}"
+            if f.error:
+                report.fail(f"checkpatch: {where}: {f.message}")
+                continue
+            count += 1
+            report.notes.append(f"checkpatch: {where}: {reason(text, f.line, f.type, work)}")
     report.notes.append(f"checkpatch --strict: no error, {count} warnings or checks (listed)")
 
 

@@ -8,29 +8,17 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Dict, Iterable, List, Sequence
 
 from demagic.model.candidate import Candidate, Site
+from demagic.kernel.offsets import offset_macros
 from demagic.kernel.texts import Texts, grep_tree, guards_at
 
 if TYPE_CHECKING:
     from demagic.scan.evidence import Context
 
-OFFSET_RX = re.compile(r"^[ \t]*#[ \t]*define[ \t]+(\w*OFF\w*)[ \t]+\(?(0x[0-9a-fA-F]+|\d+)\)?\b",
-                       re.M)
-
-
-def offset_macros(texts: Texts, c: Candidate, members: List[str]) -> Dict[str, str]:
+def offset_macros_of(texts: Texts, c: Candidate, members: List[str]) -> Dict[str, str]:
     """Hand-written offset macros of the struct's header, macro -> member."""
-    members = members or []
-    out = {}
-    for name, _val in OFFSET_RX.findall(texts.text(c.header)) if c.header else []:
-        words = [w for w in name.lower().split("_") if w not in ("off", "offset", "ofs", "")]
-        best = ""
-        for m in members:
-            mw = m.split("_")
-            if len(mw) <= len(words) and words[-len(mw):] == mw and len(m) > len(best):
-                best = m
-        if best:
-            out[name] = best
-    return out
+    if not c.header or not members:
+        return {}
+    return {m.name: m.member for m in offset_macros(texts.text(c.header), members)}
 
 
 def asm_context(texts: Texts, rel: str, line: int) -> bool:
@@ -66,7 +54,7 @@ def gather(ctx: "Context", cands: Sequence[Candidate]) -> None:
     offsets: Dict[str, str] = {}
     for c in cands:
         s = ctx.struct(c)
-        om = offset_macros(texts, c, s.members() if s is not None else [])
+        om = offset_macros_of(texts, c, s.members() if s is not None else [])
         if om:
             c.evidence.offset_macros = om
             offsets.update(om)
