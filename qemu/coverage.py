@@ -20,7 +20,7 @@ from typing import Dict, List, Optional, Sequence, Set, Tuple
 from demagic.series import cover
 from demagic.kernel.kbuild import levels, object_of
 from demagic.model.patches import Patch
-from demagic.kernel.texts import grep_tree
+from demagic.kernel.grep import grep_tree
 from qemu import probe
 from qemu.archs import GuestTest
 

@@ -24,7 +24,7 @@ from pathlib import Path
 from typing import Dict, List, Optional, Sequence, Tuple
 
 from demagic.kernel import kconfig
-from demagic.kernel.texts import grep_tree
+from demagic.kernel.grep import grep_tree
 from qemu.archs import GuestTest
 
 SELFTESTS = "tools/testing/selftests"

@@ -23,7 +23,8 @@ class ScanCacheTest(unittest.TestCase):
         os.environ["DEMAGIC_CACHE"] = self._tmp.name
         self.calls = 0
 
-        def fake(root: Path, subdir=None, macros=None, jobs=1, progress=None):  # type: ignore
+        def fake(root: Path, subdir=None, macros=None, jobs=1, progress=None,  # type: ignore
+                 grep=None):
             self.calls += 1
             return Scan([], [], Stats(self.calls, self.calls))
         patcher = mock.patch("demagic.judge.scans.judged", side_effect=fake)
@@ -73,37 +74,6 @@ class ScanCacheTest(unittest.TestCase):
 
 if __name__ == "__main__":
     unittest.main()
-
-
-class SharedGrepTest(unittest.TestCase):
-    """leftovers.Grep, one grep for a whole run, answers as a fresh git grep would."""
-
-    def setUp(self) -> None:
-        self._tmp = tempfile.TemporaryDirectory()
-        self.addCleanup(self._tmp.cleanup)
-        self.wt = Path(self._tmp.name)
-        from demagic.core.proc import run
-        (self.wt / "a.c").write_text("int FOO_MAGIC;\nint x = FOO_MAGIC;\n")
-        (self.wt / "b.c").write_text("int BAR_MAGIC;\nint FOO_MAGICAL;\n")
-        run(["git", "init", "-q", str(self.wt)])
-        run(["git", "-C", str(self.wt), "add", "-A"])
-
-    def test_answers_as_git_grep_after_the_tree_changes(self) -> None:
-        from demagic.kernel import leftovers
-        grep = leftovers.Grep(self.wt, ["BAR_MAGIC", "FOO_MAGIC"])
-        (self.wt / "a.c").write_text("int y;\n")
-        (self.wt / "b.c").write_text("int BAR_MAGIC, FOO_MAGIC;\n")
-        grep.touched(["a.c", "b.c"])
-        for words in (["FOO_MAGIC"], ["BAR_MAGIC", "FOO_MAGIC"], ["FOO_MAGICAL"]):
-            with self.subTest(words=words):
-                self.assertEqual(grep(words), sorted(leftovers.git_grep(self.wt, words)))
-        self.assertEqual(grep(["FOO_MAGIC"]), [("b.c", 1, "int BAR_MAGIC, FOO_MAGIC;")])
-
-    def test_untouched_files_come_from_the_first_grep(self) -> None:
-        from demagic.kernel import leftovers
-        grep = leftovers.Grep(self.wt, ["FOO_MAGIC"])
-        self.assertEqual(grep(["FOO_MAGIC"]), [("a.c", 1, "int FOO_MAGIC;"),
-                                               ("a.c", 2, "int x = FOO_MAGIC;")])
 
 
 class BenchCompareTest(unittest.TestCase):

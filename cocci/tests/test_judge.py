@@ -16,7 +16,8 @@ from typing import Any, Dict, List
 
 from demagic.scan import candidates, discover, structs
 from demagic.judge import verdicts as judge
-from demagic.kernel import texts as dtexts
+from demagic.kernel import source as dtexts
+from demagic.kernel.grep import Grep
 from demagic.scan.evidence import formats, guards, offsets
 from demagic.model.candidate import Candidate, Site, Verdict
 from demagic.core.errors import DemagicError
@@ -200,7 +201,7 @@ class TreeTest(unittest.TestCase):
 
     def test_never_defined_in_a_plain_tree(self) -> None:
         (self.root / "drivers/foo/on.c").write_text("#define FOO_DEBUG 1\n")
-        self.assertEqual(guards.never_defined(self.root, ["FOO_PARANOIA", "FOO_DEBUG"], ["drivers"]),
+        self.assertEqual(guards.never_defined(Grep(self.root), ["FOO_PARANOIA", "FOO_DEBUG"], ["drivers"]),
                          {"FOO_PARANOIA"})
 
     def test_packed_struct_is_seen(self) -> None:

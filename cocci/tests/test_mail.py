@@ -17,7 +17,7 @@ from demagic.scan.evidence import shapes
 from demagic.model.patches import parse_text
 from demagic.core.errors import DemagicError
 from demagic.rewrite.apply import Result, Target
-from demagic.kernel.texts import Texts
+from demagic.kernel.source import Texts
 
 TOOLS = message.Tools("spatch 1.1.1", "demagic 0.5", {"remove_magic.cocci": "0123456789ab"})
 RULE = Path("remove_magic.cocci")

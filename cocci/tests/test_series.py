@@ -8,10 +8,11 @@ import tempfile
 import unittest
 from pathlib import Path
 
-from demagic.series import cover, message, build as series, plan as series_plan, write as series_write, commits
+from demagic.series import (cover, message, build as series, plan as series_plan,
+                            write as series_write, commits)
 from demagic.rewrite import targets
 from demagic.rewrite import offsets as layout, preproc, apply as rewrite
-from demagic.kernel import registry, texts as dtexts, tree as trees
+from demagic.kernel import registry, source as dtexts, tree as trees
 from demagic.judge import scans
 from demagic.cli import scan as scan_cli
 from demagic.scan import report as scan_report

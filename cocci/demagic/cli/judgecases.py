@@ -27,7 +27,7 @@ from demagic.core import memo
 from demagic.scan import report as scanout
 from demagic.judge import scans
 from demagic.core.errors import DemagicError
-from demagic.kernel.texts import Texts
+from demagic.kernel.source import Texts
 
 CASES = COCCI / "tests" / "judge"
 EXPECT = "expect"

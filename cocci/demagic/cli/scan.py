@@ -23,7 +23,8 @@ from demagic.core.proc import Progress, cap_jobs, run
 from demagic.core.errors import UsageError
 from demagic.judge import scans
 from demagic.kernel import tree
-from demagic.kernel.texts import Texts, grep_tree
+from demagic.kernel.source import Texts
+from demagic.kernel.grep import grep_tree
 from demagic.model.candidate import Candidate, Verdict
 from demagic.rewrite import apply as rewrite
 from demagic.rewrite.apply import ResidueError

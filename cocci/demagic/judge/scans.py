@@ -11,7 +11,6 @@ its pristine copy has a commit that pins its content).
 
 from __future__ import annotations
 
-import contextlib
 import functools
 import hashlib
 import os
@@ -22,7 +21,7 @@ from demagic.core.paths import COCCI
 from demagic.core import memo
 from demagic.judge.verdicts import judge_all
 from demagic.scan.collect import Scan, by_place, collect
-from demagic.kernel import texts
+from demagic.kernel.grep import Grep
 from demagic.core.proc import Progress
 
 FORMAT = 1
@@ -47,10 +46,12 @@ def key(base: str, subdir: Optional[str], macros: Optional[Sequence[str]]) -> st
 
 
 def judged(root: Path, subdir: Optional[str] = None, macros: Optional[Sequence[str]] = None,
-           jobs: int = os.cpu_count() or 1, progress: Optional[Progress] = None) -> Scan:
+           jobs: int = os.cpu_count() or 1, progress: Optional[Progress] = None,
+           grep: Optional[Grep] = None) -> Scan:
     """Every magic number of root (or only macros, in that order), with its evidence and
-    its verdict."""
-    found = collect(root, subdir, list(macros) if macros is not None else None, jobs, progress)
+    its verdict; grep: how root is grepped (default: as it is)."""
+    found = collect(root, subdir, list(macros) if macros is not None else None, jobs, progress,
+                    grep)
     # the group verdicts read each group in the order the tree found its members
     judge_all(found.cands)
     if macros is None:
@@ -71,8 +72,6 @@ def cached(base: str, root: Path, subdir: Optional[str] = None,
                       "candidates from the cache")
         return found
     # root holds base and nothing writes to it during the scan: its greps are base's
-    with texts.pristine_greps(root, base, frozen=True) if (root / ".git").exists() \
-            else contextlib.nullcontext():
-        found = judged(root, subdir, macros, jobs, progress)
+    found = judged(root, subdir, macros, jobs, progress, Grep(root, base, frozen=True))
     memo.put_object("scan", name, found)
     return found

@@ -68,6 +68,22 @@ def match_forward(toks: List[Token], i: int) -> int:
     return len(toks)
 
 
+def closing(code: str, open_at: int) -> int:
+    """The offset in code of the bracket closing the one at open_at (len(code) if none),
+    string and character literals skipped."""
+    opener = code[open_at]
+    closer = {"(": ")", "{": "}", "[": "]"}[opener]
+    depth = 0
+    for m in TOKEN_RX.finditer(code, open_at):
+        if m.group(0) == opener:
+            depth += 1
+        elif m.group(0) == closer:
+            depth -= 1
+            if depth == 0:
+                return m.start()
+    return len(code)
+
+
 def match_backward(toks: List[Token], i: int) -> int:
     """Index of the bracket that opens toks[i] (-1 if none)."""
     pairs = {")": "(", "]": "[", "}": "{"}

@@ -9,7 +9,7 @@ from pathlib import Path
 from typing import Dict, Iterable, List, Sequence, Tuple
 
 from demagic.core.errors import DemagicError
-from demagic.kernel.texts import grep_tree
+from demagic.kernel.grep import grep_tree
 
 CONFIG_SET = re.compile(r"^(CONFIG_[A-Za-z0-9_]+)=(.*)$")
 CONFIG_UNSET = re.compile(r"^# (CONFIG_[A-Za-z0-9_]+) is not set$")

@@ -27,21 +27,10 @@ import re
 from pathlib import Path
 from typing import Iterable, List, Optional, Sequence, Set, Tuple
 
-from demagic.kernel.texts import grep_words
+from demagic.kernel.grep import Grep, Hit, WordIndex
 from demagic.model.patches import Removed
 
 SOURCES = (".c", ".h", ".S")
-Hit = Tuple[str, int, str]
-
-
-def git_grep(wt: Path, words: Sequence[str]) -> List[Hit]:
-    """(file, line, text) of every line holding one of the words (one pass over the tree)."""
-    out = []
-    for line in grep_words(wt, words, ["*"], options=["-n"]).splitlines():
-        parts = line.split(":", 2)
-        if len(parts) == 3 and parts[1].isdigit():
-            out.append((parts[0], int(parts[1]), parts[2]))
-    return out
 
 
 def _fmt(hit: Hit) -> str:
@@ -147,44 +136,13 @@ def words_of(removed: Sequence[Removed]) -> List[str]:
     return words
 
 
-class Grep:
-    """One grep over the tree for every word a run will ask about, answered again and
-    again while the tree changes only in files it is told of (touched): their lines
-    are read afresh at each question.  A question with a word outside the first
-    grep's gets a grep of its own, so the answer is always the tree's."""
-
-    def __init__(self, wt: Path, words: Sequence[str]) -> None:
-        self.wt = wt
-        self.words = frozenset(words)
-        self.hits = git_grep(wt, sorted(self.words)) if self.words else []
-        self.dirty: Set[str] = set()
-
-    def touched(self, files: Iterable[str]) -> None:
-        self.dirty.update(files)
-
-    def __call__(self, words: Sequence[str]) -> List[Hit]:
-        if not set(words) <= self.words:
-            return git_grep(self.wt, words)
-        rx = re.compile(r"(?<![A-Za-z0-9_])(?:%s)(?![A-Za-z0-9_])"
-                        % "|".join(re.escape(w) for w in sorted(set(words))))
-        out = [h for h in self.hits if h[0] not in self.dirty and rx.search(h[2])]
-        for rel in sorted(self.dirty):
-            try:
-                text = (self.wt / rel).read_text(errors="replace")
-            except OSError:     # removed by the patch, or never a file
-                continue
-            out += [(rel, n, line) for n, line in enumerate(text.split("\n"), 1)
-                    if rx.search(line)]
-        return sorted(out)
-
-
 def check(wt: Path, removed: Sequence[Removed],
-          grep: Optional[Grep] = None) -> Tuple[List[str], List[str]]:
-    """(hits, notes) for everything removed, in the worktree after the patch; grep, when
+          index: Optional[WordIndex] = None) -> Tuple[List[str], List[str]]:
+    """(hits, notes) for everything removed, in the worktree after the patch; index, when
     given, answers for the tree instead of a git grep of its own."""
     if not removed:
         return [], []
-    hits = (grep or functools.partial(git_grep, wt))(words_of(removed))
+    hits = (index or Grep(wt).word_lines)(words_of(removed))
     found: List[str] = []
     notes: List[str] = []
     for item in removed:

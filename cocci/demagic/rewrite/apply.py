@@ -19,7 +19,8 @@ from demagic.model.candidate import Verdict
 from demagic.model.target import Target
 from demagic.core.proc import CommandError, run
 from demagic.core.errors import DemagicError
-from demagic.kernel.texts import grep_tree, wrapper_macros
+from demagic.kernel.grep import Grep
+from demagic.kernel.source import wrapper_macros
 from demagic.rewrite.tidy import realign, tidy
 
 RULES = COCCI
@@ -65,13 +66,13 @@ def wrappers(tree: Path, files: Sequence[str], member: str) -> Tuple[List[str], 
     return setters, checkers
 
 
-def grep_files(tree: Path, words: Sequence[str], subdir: Optional[str] = None,
+def grep_files(grep: Grep, words: Sequence[str], subdir: Optional[str] = None,
                glob: str = "*.[ch]") -> List[str]:
     """Files of the tree matching glob that mention any of words (one git grep)."""
     options = ["-l", "-w"]
     for w in words:
         options += ["-e", w]
-    return sorted(grep_tree(tree, options, [glob], [subdir] if subdir else ["."]).split())
+    return sorted(grep.tree(options, [glob], [subdir] if subdir else ["."]).split())
 
 
 def _spatch(rule: Path, defines: Dict[str, str], tree: Path, rels: Sequence[str]) -> None:
@@ -225,17 +226,19 @@ def mentioning(tree: Path, pool: Sequence[str], words: Sequence[str]) -> List[st
 
 
 def apply(tree: Path, target: Target, jobs: int, subdir: Optional[str] = None,
-          pool: Optional[Sequence[str]] = None) -> Result:
+          pool: Optional[Sequence[str]] = None, grep: Optional[Grep] = None) -> Result:
     """Rewrite the tree for target in place; the tree is a work copy.
 
-    pool, when given, is the files a single grep found for all targets."""
+    pool, when given, is the files a single grep found for all targets; grep, how the
+    tree is grepped (default: as it is)."""
+    grep = grep or Grep(tree)
     result = Result()
     files = (mentioning(tree, pool, target.macros) if pool is not None
-             else grep_files(tree, target.macros, subdir))
+             else grep_files(grep, target.macros, subdir))
     if target.header and target.header not in files and (tree / target.header).exists():
         files.append(target.header)
     if subdir:
-        outside = [f for f in grep_files(tree, target.macros)
+        outside = [f for f in grep_files(grep, target.macros)
                    if f not in files and not f.startswith(subdir.rstrip("/") + "/")]
         if outside:
             result.manual.append(f"also used outside M={subdir} ({', '.join(outside[:3])}): "
@@ -259,8 +262,8 @@ def apply(tree: Path, target: Target, jobs: int, subdir: Optional[str] = None,
             list(pool.map(lambda part: _spatch(rule, defines, tree, part),
                           chunks(tree, files, jobs)))
     dead = list(target.macros) + result.wrappers
-    plan = layout.offset_plan(tree, target, originals)
-    users = [f for f in grep_files(tree, plan.dead_macros, glob="*.[chS]")
+    plan = layout.offset_plan(grep, target, originals)
+    users = [f for f in grep_files(grep, plan.dead_macros, glob="*.[chS]")
              if f != target.header] \
         if plan.dead_macros else []
     if users:

@@ -17,7 +17,7 @@ from pathlib import Path
 from typing import Dict, List, Mapping, Optional, Tuple
 
 from demagic.kernel.offsets import DEFINE_RX, offset_macros
-from demagic.kernel.texts import grep_tree
+from demagic.kernel.grep import Grep
 
 from demagic.model.target import Target
 
@@ -75,12 +75,12 @@ def members(header: str, sname: str) -> List[Tuple[str, str]]:
 
 
 @functools.lru_cache(maxsize=None)
-def _size(tree: Path, ctype: str) -> Optional[int]:
+def _size(grep: Grep, ctype: str) -> Optional[int]:
     """Size of a scalar type, following one typedef through the tree."""
     ctype = " ".join(w for w in ctype.split() if w not in ("volatile", "const"))
     if ctype in FIXED_SIZES:
         return FIXED_SIZES[ctype]
-    out = grep_tree(tree, ["-h", "-E", rf"typedef\s+[a-z0-9_ ]+\s+{re.escape(ctype)}\s*;"],
+    out = grep.tree(["-h", "-E", rf"typedef\s+[a-z0-9_ ]+\s+{re.escape(ctype)}\s*;"],
                     ["*.h"])
     for line in out.splitlines():
         m = re.match(rf"\s*typedef\s+([a-z0-9_ ]+?)\s+{re.escape(ctype)}\s*;", line)
@@ -89,7 +89,7 @@ def _size(tree: Path, ctype: str) -> Optional[int]:
     return None
 
 
-def offset_plan(tree: Path, target: Target, originals: Mapping[str, str]) -> Plan:
+def offset_plan(grep: Grep, target: Target, originals: Mapping[str, str]) -> Plan:
     """The offset macro changes that removing target.member requires."""
     plan = Plan()
     header = originals.get(target.header)
@@ -119,7 +119,7 @@ def offset_plan(tree: Path, target: Target, originals: Mapping[str, str]) -> Pla
         macro = by_field.get(name)
         if macro is None:
             continue
-        size = _size(tree, dict(fields and [(n, t) for t, n in fields])[name])
+        size = _size(grep, dict(fields and [(n, t) for t, n in fields])[name])
         if size is None or shift % size:
             plan.manual = (f"struct {target.struct}: cannot prove {macro} stays aligned "
                            f"after removing {target.member}")

@@ -18,7 +18,7 @@ from typing import Dict, List, Sequence, Tuple
 from demagic.scan import structs
 from demagic.scan.discover import Record
 from demagic.model.candidate import Candidate, Site
-from demagic.kernel.texts import Texts, magic_name
+from demagic.kernel.source import Texts, magic_name
 
 # (site, base expression, type as spatch gave it) of each set and check of a constant
 Bases = Dict[str, List[Tuple[Site, str, str]]]

@@ -23,7 +23,8 @@ from demagic.model.candidate import Candidate
 from demagic.core.proc import Progress
 from demagic.core.errors import UsageError
 from demagic.scan.structs import find_define
-from demagic.kernel.texts import Texts
+from demagic.kernel.grep import Grep
+from demagic.kernel.source import Texts
 
 
 @dataclass
@@ -43,16 +44,19 @@ class Scan:
 
 
 def collect(root: Path, subdir: Optional[str] = None, macros: Optional[List[str]] = None,
-            jobs: int = os.cpu_count() or 1, progress: Optional[Progress] = None) -> Scan:
+            jobs: int = os.cpu_count() or 1, progress: Optional[Progress] = None,
+            grep: Optional[Grep] = None) -> Scan:
     """Every magic number of root (or only macros, in that order), with its evidence;
-    a whole scan in the order the tree finds them (by_place sorts them)."""
+    a whole scan in the order the tree finds them (by_place sorts them).  grep: how
+    root is grepped (default: as it is)."""
     start = time.monotonic()
     progress = progress or Progress(quiet=True)
     root = Path(root)
     if not (root / "Makefile").is_file():
         raise UsageError(f"KDIR={root}: not a kernel tree (no top Makefile)")
-    magic_files = discover.list_files(root, subdir, macros)
-    texts = Texts(root)
+    grep = grep or Grep(root)
+    magic_files = discover.list_files(grep, subdir, macros)
+    texts = Texts(root, grep)
     files = discover.prefilter(magic_files, texts, every=macros is not None)
     stats = Stats(len(magic_files), len(files))
     progress.step(f"prefilter: {len(files)} of {len(magic_files)} files with MAGIC to parse")

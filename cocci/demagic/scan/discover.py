@@ -29,7 +29,8 @@ from demagic.scan import structs
 from demagic.model.candidate import Site
 from demagic.core.errors import DemagicError, UsageError
 from demagic.core.proc import Progress, run
-from demagic.kernel.texts import FUNC_START, Texts, grep_tree, magic_words
+from demagic.kernel.source import FUNC_START, Texts, magic_words
+from demagic.kernel.grep import Grep
 
 RULE = COCCI / "find_magic.cocci"
 # One line of the rule's report mode (see the emit() helper in the rule).
@@ -152,13 +153,15 @@ def parse_unparsed(stderr: str) -> List[Unparsed]:
     return out
 
 
-def list_files(root: Path, subdir: Optional[str], words: Optional[Sequence[str]]) -> List[str]:
-    """.c/.h files under root/subdir containing MAGIC (or one of words), relative to root."""
+def list_files(grep: Grep, subdir: Optional[str], words: Optional[Sequence[str]]) -> List[str]:
+    """.c/.h files under the tree's subdir containing MAGIC (or one of words), relative to
+    its top."""
+    root = grep.root
     where = subdir or "."
     if not (root / where).is_dir():
         raise UsageError(f"M={subdir}: no such directory in {root}")
     pattern = ["-wF", *[a for w in words for a in ("-e", w)]] if words else ["-F", "-e", "MAGIC"]
-    out = grep_tree(root, ["-l", *pattern], ["*.c", "*.h"], [where])
+    out = grep.tree(["-l", *pattern], ["*.c", "*.h"], [where])
     files = sorted(os.path.normpath(f) for f in out.split())
     if not subdir:
         files = [f for f in files if not f.startswith(HOST_DIRS)]

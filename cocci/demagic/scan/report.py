@@ -10,7 +10,7 @@ from typing import Dict, TYPE_CHECKING, Any, Iterable, List, Sequence
 
 from demagic.model.candidate import DEBUG, Candidate, Evidence, Site, Verdict
 from demagic.scan.discover import lost_functions
-from demagic.kernel.texts import Texts
+from demagic.kernel.source import Texts
 
 if TYPE_CHECKING:
     from demagic.scan.collect import Scan

@@ -9,7 +9,7 @@ from pathlib import Path
 from typing import Dict, Iterable, List, Optional, Sequence, Set, Tuple
 
 from demagic.model.candidate import Candidate, Site
-from demagic.kernel.texts import Texts, grep_words, wrapper_macros
+from demagic.kernel.source import Texts, wrapper_macros
 
 DEFINE_RX = r"^[ \t]*#[ \t]*define[ \t]+%s[ \t]+(.*?)[ \t]*(?:/[*/].*)?$"
 ENUM_RX = r"^\s*%s\s*=\s*([^,\n]+?)\s*,?\s*(?:/[*/].*)?$"
@@ -179,7 +179,7 @@ def prefetch_definitions(texts: Texts, names: Iterable[str]) -> None:
     todo = sorted({n for n in names if re.fullmatch(r"\w+", n) and n not in texts.defined_in})
     if not todo:
         return
-    out = grep_words(texts.root, todo, ["*.h"], ["include", "arch", "drivers", "fs", "net", "sound"],
+    out = texts.grep.words(todo, ["*.h"], ["include", "arch", "drivers", "fs", "net", "sound"],
                      options=["-o"])
     for n in todo:
         texts.defined_in[n] = []

@@ -14,7 +14,7 @@ from demagic.core.files import swap_dir, temporary
 from demagic.core.paths import REPO_ROOT
 from demagic.core.proc import Progress, run
 from demagic.kernel import registry, tree as trees
-from demagic.kernel.texts import Texts
+from demagic.kernel.source import Texts
 from demagic.model import patches
 from demagic.scan import report as scanout
 from demagic.series import cover, mail as export, message

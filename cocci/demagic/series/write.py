@@ -12,7 +12,8 @@ from typing import Dict, List, Optional, Sequence, Tuple
 
 from demagic.core.paths import COCCI
 from demagic.core.proc import Progress, run
-from demagic.kernel import leftovers, registry, texts, tree as trees
+from demagic.kernel import leftovers, registry, tree as trees
+from demagic.kernel.grep import Grep, WordIndex
 from demagic.model import patches
 from demagic.model.candidate import Candidate, Verdict
 from demagic.model.target import Target, group_name
@@ -63,23 +64,24 @@ def write_commits(tree: trees.Tree, work: Path, cands: List[Candidate], who: Tup
     rules cannot all rewrite, or whose rewrite leaves a reference to what it
     removes, is skipped and named as needing a manual fix; a registry entry
     or a named target the rules cannot rewrite fails the run."""
-    with texts.pristine_greps(work, tree.base):
-        return _write_commits(tree, work, cands, who, jobs, subdir, progress, discovered,
-                              tools or tool_versions(), parallel)
+    # the rewrites and leftover checks grep the work copy as the pristine tree's greps with
+    # the files that differ now grepped again
+    return _write_commits(tree, work, cands, who, jobs, subdir, progress, discovered,
+                          tools or tool_versions(), parallel, Grep(work, tree.base))
 
 
 def _write_commits(tree: trees.Tree, work: Path, cands: List[Candidate], who: Tuple[str, str],
                    jobs: int, subdir: Optional[str], progress: Progress, discovered: bool,
-                   tools: message.Tools, parallel: bool) -> Summary:
+                   tools: message.Tools, parallel: bool, grep: Grep) -> Summary:
     summary = Summary()
     reg = registry.files(work)
-    pool = rewrite.grep_files(work, [c.macro for c in cands if c.verdict is not Verdict.KEEP]
+    pool = rewrite.grep_files(grep, [c.macro for c in cands if c.verdict is not Verdict.KEEP]
                               or ["__demagic_none__"], subdir)
     dates = Dates(tree.debian)
     groups = group(cands)
     done = rewrite_all(work, [(target_of(m, cs) if cs[0].verdict is not Verdict.KEEP else None)
-                              for m, cs in groups], jobs, subdir, pool, progress, parallel)
-    grep = leftovers.Grep(work, _words_after(work, done))
+                              for m, cs in groups], jobs, subdir, pool, progress, grep, parallel)
+    index = WordIndex(grep, _words_after(work, done))
     for (macros, group_cands), (target, outcome, touched) in zip(groups, done):
         entry = Entry(macros, group_cands[0].verdict, group_cands)
         name = group_name(macros)
@@ -87,44 +89,44 @@ def _write_commits(tree: trees.Tree, work: Path, cands: List[Candidate], who: Tu
             if not reg:
                 continue
             paths = registry.drop_rows(work, list(macros), reg)
-            grep.touched(paths)
+            index.touched(paths)
             body = message.keep_body(group_cands[0], paths)
             prefix = "Documentation"
         else:
             if outcome is None:     # shares a file with another target: its turn is now
                 progress.step(f"{name}: {entry.verdict.value}")
                 try:
-                    outcome = rewrite.apply(work, target, jobs, subdir, pool)
+                    outcome = rewrite.apply(work, target, jobs, subdir, pool, grep)
                 except rewrite.SpatchError as exc:
                     outcome = exc
-                grep.touched(touched)
+                index.touched(touched)
                 if isinstance(outcome, rewrite.Result):
-                    grep.touched(outcome.files)
+                    index.touched(outcome.files)
             if isinstance(outcome, rewrite.ResidueError):
                 if not discovered:
                     raise outcome
                 _skip_manual(work, summary, name, str(outcome), touched)
-                grep.touched(touched)
+                index.touched(touched)
                 continue
             if isinstance(outcome, BaseException):
                 raise outcome
             result = outcome
             if result.manual:
                 _skip_manual(work, summary, name, "; ".join(result.manual), touched)
-                grep.touched(touched)
+                index.touched(touched)
                 continue
             if not result.files:
                 summary.skipped.append(f"{name}: nothing to rewrite")
                 continue
             rows = registry.drop_rows(work, list(macros), reg)
-            grep.touched(rows)
+            index.touched(rows)
             paths = result.files + rows
             change = read_change(work, paths, rows)
-            left, _notes = leftovers.check(work, change.removed, grep)
+            left, _notes = leftovers.check(work, change.removed, index)
             if left:
                 _skip_manual(work, summary, name, "the rewrite leaves " + "; ".join(left[:3]),
                              touched + rows)
-                grep.touched(touched + rows)
+                index.touched(touched + rows)
                 continue
             size = {f.path: len(f.lines) for f in change.patch.files}   # lines added and removed
             prefix = message.prefix_for(work, sorted(result.files, key=lambda f: -size.get(f, 0)),
@@ -182,7 +184,7 @@ Done = Tuple[Optional[Target], "rewrite.Result | BaseException | None", List[str
 
 
 def rewrite_all(work: Path, targets: Sequence[Optional[Target]], jobs: int,
-                subdir: Optional[str], pool: Sequence[str], progress: Progress,
+                subdir: Optional[str], pool: Sequence[str], progress: Progress, grep: Grep,
                 parallel: bool = True) -> List[Done]:
     """Rewrite the tree ahead of the commits for every target (None: a documentation-only
     entry) that shares no file with another: (target, its Result or the error it raised,
@@ -206,7 +208,7 @@ def rewrite_all(work: Path, targets: Sequence[Optional[Target]], jobs: int,
         assert target is not None
         progress.step(f"{group_name(target.macros)}: {target.verdict.value}")
         try:
-            out[i] = (target, rewrite.apply(work, target, jobs, subdir, pool), files[i])
+            out[i] = (target, rewrite.apply(work, target, jobs, subdir, pool, grep), files[i])
         except rewrite.SpatchError as exc:
             out[i] = (target, exc, files[i])
 

@@ -18,7 +18,7 @@ from demagic.scan.discover import Record, Unparsed
 from demagic.model.candidate import Candidate, Site
 from demagic.core.proc import Progress
 from demagic.scan.structs import Struct
-from demagic.kernel.texts import Texts
+from demagic.kernel.source import Texts
 
 
 @dataclass

@@ -8,7 +8,7 @@ import re
 from typing import TYPE_CHECKING, Dict, Iterable, List, Optional, Sequence, Tuple
 
 from demagic.model.candidate import Candidate, Site, sites_text
-from demagic.kernel.texts import Texts, function_text, matching_lines, one_per_line
+from demagic.kernel.source import Texts, function_text, matching_lines, one_per_line
 
 if TYPE_CHECKING:
     from demagic.scan.evidence import Context

@@ -7,14 +7,15 @@ import re
 from pathlib import Path
 from typing import TYPE_CHECKING, Dict, Iterable, Sequence, Set
 
-from demagic.kernel.texts import grep_tree, guards_at
+from demagic.kernel.grep import Grep
+from demagic.kernel.source import guards_at
 
 if TYPE_CHECKING:
     from demagic.scan.evidence import Context
     from demagic.model.candidate import Candidate
 
 
-def never_defined(root: Path, symbols: Iterable[str], dirs: Sequence[str]) -> Set[str]:
+def never_defined(grep: Grep, symbols: Iterable[str], dirs: Sequence[str]) -> Set[str]:
     """The symbols that no #define or -D flag in dirs (and include/) defines."""
     syms = sorted({s for s in symbols if re.fullmatch(r"[A-Za-z_]\w*", s)
                    and not s.startswith(("CONFIG_", "__"))})
@@ -22,7 +23,7 @@ def never_defined(root: Path, symbols: Iterable[str], dirs: Sequence[str]) -> Se
         return set()
     pats = [a for s in syms for a in ("-e", s)]
     where = sorted({d for d in dirs if d} | {"include"})
-    out = grep_tree(root, ["-h", "-F", *pats], ["*.[chS]", "*Makefile*", "*Kbuild*"], where)
+    out = grep.tree(["-h", "-F", *pats], ["*.[chS]", "*Makefile*", "*Kbuild*"], where)
     rx = re.compile(r"(?:#\s*define\s+|-D)(%s)\b" % "|".join(syms))
     defined = {m.group(1) for m in rx.finditer(out)}
     return set(syms) - defined
@@ -41,7 +42,7 @@ def gather(ctx: "Context", cands: Sequence["Candidate"]) -> None:
             common &= set(guards_at(texts.lines(s.file), s.line))
         guard_syms[id(c)] = {g for g in common if not g.startswith("!")}
     guarded = [c for c in cands if guard_syms.get(id(c))]
-    dead = never_defined(ctx.root, {g for gs in guard_syms.values() for g in gs},
+    dead = never_defined(ctx.texts.grep, {g for gs in guard_syms.values() for g in gs},
                          [str(Path(s.file).parent) for c in guarded for s in c.checks + c.sets]
                          + [str(Path(c.header).parent) for c in guarded if c.header])
     for c in cands:

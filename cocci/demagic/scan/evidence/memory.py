@@ -19,7 +19,7 @@ from typing import TYPE_CHECKING, List, Sequence, Set
 from demagic.scan.evidence.provenance import source_of
 from demagic.scan.evidence.formats import format_reason
 from demagic.model.candidate import Candidate, Finding, Site
-from demagic.kernel.texts import Texts, enclosing_call, function_text, grep_words
+from demagic.kernel.source import Texts, enclosing_call, function_text
 
 if TYPE_CHECKING:
     from demagic.scan.evidence import Context
@@ -101,7 +101,7 @@ def gather(ctx: "Context", cands: Sequence[Candidate]) -> None:
     """written_into, exposed and other_mentions, for write-only candidates."""
     todo = [c for c in cands if c.sets and c.struct and not any(s.kind != "truth" for s in c.checks)
             and format_reason(c) is None]
-    found = grep_words(ctx.root, [c.macro for c in todo], ["*.c", "*.h", "*.S"], options=["-n"])
+    found = ctx.texts.grep.words([c.macro for c in todo], ["*.c", "*.h", "*.S"], options=["-n"])
     mentions: dict = {}
     for line in found.splitlines():
         parts = line.split(":", 2)
@@ -117,7 +117,7 @@ def gather(ctx: "Context", cands: Sequence[Candidate]) -> None:
                 ev.written_into.append(where_written(ctx.texts, site, expr, c.field))
                 exprs.add(re.sub(r"\s*(->|\.)\s*", r"\1", expr.strip()))
         dirs = sorted({s.file.rsplit("/", 1)[0] for s in c.sets})
-        near = grep_words(ctx.root, [c.struct] + [e.split(">")[-1].split(".")[-1] for e in exprs],
+        near = ctx.texts.grep.words([c.struct] + [e.split(">")[-1].split(".")[-1] for e in exprs],
                           ["*.c", "*.h"], dirs, options=["-l"]).split()
         files = sorted(set(near) | {s.file for s in c.sets} | ({c.header} if c.header else set()))
         ev.exposed = copies(ctx.texts, files, c, {e for e in exprs if e})

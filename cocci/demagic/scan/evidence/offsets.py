@@ -9,7 +9,7 @@ from typing import TYPE_CHECKING, Dict, Iterable, List, Sequence
 
 from demagic.model.candidate import Candidate, Site
 from demagic.kernel.offsets import offset_macros
-from demagic.kernel.texts import Texts, grep_tree, guards_at
+from demagic.kernel.source import Texts, guards_at
 
 if TYPE_CHECKING:
     from demagic.scan.evidence import Context
@@ -31,13 +31,13 @@ def asm_context(texts: Texts, rel: str, line: int) -> bool:
     return "__ASSEMBLY__" in " ".join(s for s in guards_at(lines, line) if not s.startswith("!"))
 
 
-def asm_users(root: Path, texts: Texts, names: Iterable[str],
+def asm_users(texts: Texts, names: Iterable[str],
               defs: Dict[str, str]) -> List[Site]:
     """Uses of the offset macros names outside their #define, in assembly code."""
     names = sorted(set(names))
     if not names:
         return []
-    found = grep_tree(root, ["-nwE", "|".join(names)], ["*.[chS]"], ["arch", "include"])
+    found = texts.grep.tree(["-nwE", "|".join(names)], ["*.[chS]"], ["arch", "include"])
     out = []
     for line in found.splitlines():
         f, n, text = line.split(":", 2)
@@ -58,7 +58,7 @@ def gather(ctx: "Context", cands: Sequence[Candidate]) -> None:
         if om:
             c.evidence.offset_macros = om
             offsets.update(om)
-    users = asm_users(ctx.root, texts, offsets, offsets)
+    users = asm_users(texts, offsets, offsets)
     for c in cands:
         om = c.evidence.offset_macros
         if om:

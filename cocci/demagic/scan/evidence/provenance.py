@@ -26,7 +26,7 @@ import re
 from typing import TYPE_CHECKING, List, Optional, Sequence, Tuple
 
 from demagic.model.candidate import Candidate, Finding, Site
-from demagic.kernel.texts import Texts, function_body, function_start
+from demagic.kernel.source import Texts, function_body, function_start
 
 if TYPE_CHECKING:
     from demagic.scan.evidence import Context

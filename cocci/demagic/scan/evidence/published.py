@@ -18,7 +18,8 @@ import re
 from typing import TYPE_CHECKING, List, Optional, Sequence
 
 from demagic.model.candidate import DEBUG, Candidate, Finding, Site
-from demagic.kernel.texts import Texts, function_body, matching
+from demagic.kernel.source import Texts, function_body
+from demagic.kernel.cparse import closing
 
 if TYPE_CHECKING:
     from demagic.scan.evidence import Context
@@ -73,7 +74,7 @@ def published_before(texts: Texts, site: Site, member: str) -> Optional[Finding]
         name = m.group(1)
         if name in NOT_CALLS or not publishes(name):
             continue
-        close = matching(code, m.end() - 1)
+        close = closing(code, m.end() - 1)
         if word.search(code[m.end():min(close, stop)]):
             found.append((m.start(), f"{name}() hands out {var} before {lvalue} is set "
                                      f"at line {site.line}"))

@@ -17,7 +17,7 @@ from typing import TYPE_CHECKING, Dict, List, Sequence, Set, Tuple
 from demagic.scan.evidence.shapes import message_call
 from demagic.scan.evidence.formats import format_reason
 from demagic.model.candidate import Candidate, Finding, Site
-from demagic.kernel.texts import Texts, enclosing_call, grep_words
+from demagic.kernel.source import Texts, enclosing_call
 
 if TYPE_CHECKING:
     from demagic.scan.evidence import Context
@@ -38,7 +38,7 @@ def files_naming(ctx: "Context", tags: Sequence[str], typedefs: Sequence[str]) -
     out: Dict[str, Set[str]] = {n: set() for n in tagged | plain}
     if not out:
         return out
-    found = grep_words(ctx.root, sorted(out), ["*.c", "*.h"], options=["-n"])
+    found = ctx.texts.grep.words(sorted(out), ["*.c", "*.h"], options=["-n"])
     rx = re.compile(r"\b(struct\s+)?(%s)\b" % "|".join(re.escape(n) for n in sorted(out)))
     for line in found.splitlines():
         path, _sep, rest = line.partition(":")
@@ -70,7 +70,7 @@ def accesses(ctx: "Context", members: Sequence[str]) -> Dict[str, Dict[str, List
     out: Dict[str, Dict[str, List[int]]] = {m: {} for m in names}
     if not names:
         return out
-    found = grep_words(ctx.root, names, ["*.c", "*.h"], options=["-n"])
+    found = ctx.texts.grep.words(names, ["*.c", "*.h"], options=["-n"])
     rx = re.compile(r"(?:->|\.)\s*(%s)\b" % "|".join(re.escape(n) for n in names))
     for line in found.splitlines():
         parts = line.split(":", 2)

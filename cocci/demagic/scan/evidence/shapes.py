@@ -29,7 +29,7 @@ from typing import TYPE_CHECKING, List, Optional, Sequence, Tuple
 from demagic.kernel.cparse import (Token, blank_preprocessor, match_backward, match_forward,
                                    statement_end, statements, text_of, tokenize)
 from demagic.model.candidate import DEBUG, FUNCTIONAL, UNKNOWN, Candidate, CheckShape, Site
-from demagic.kernel.texts import Texts, function_body
+from demagic.kernel.source import Texts, function_body
 
 if TYPE_CHECKING:
     from demagic.scan.evidence import Context

@@ -14,7 +14,6 @@ from typing import TYPE_CHECKING, Dict, Sequence, Set
 
 from demagic.scan.evidence.provenance import source_of
 from demagic.model.candidate import DEBUG, Candidate, Finding
-from demagic.kernel.texts import grep_ere
 
 if TYPE_CHECKING:
     from demagic.scan.evidence import Context
@@ -58,7 +57,7 @@ def _writers(ctx: "Context", members: Sequence[str]) -> Dict[str, Set[str]]:
     """member -> the subsystems that assign to it (one grep for all)."""
     if not members:
         return {}
-    out = grep_ere(ctx.root, rf"(->|\.)\s*({'|'.join(members)})\s*=[^=]", ["*.c", "*.h"],
+    out = ctx.texts.grep.ere(rf"(->|\.)\s*({'|'.join(members)})\s*=[^=]", ["*.c", "*.h"],
                    options=["-o"])
     found: Dict[str, Set[str]] = {}
     for line in out.splitlines():

@@ -13,7 +13,8 @@ import re
 from typing import TYPE_CHECKING, Sequence
 
 from demagic.model.candidate import Candidate, Site
-from demagic.kernel.texts import function_name_at, matching
+from demagic.kernel.source import function_name_at
+from demagic.kernel.cparse import closing
 
 if TYPE_CHECKING:
     from demagic.scan.evidence import Context
@@ -45,10 +46,10 @@ def gather(ctx: "Context", cands: Sequence[Candidate]) -> None:
 def _enclosing_switch(code: str, at: int) -> "str | None":
     """The controlling expression of the switch whose body holds offset at."""
     for m in reversed(list(SWITCH_RX.finditer(code, max(0, at - 20000), at))):
-        close = matching(code, m.end() - 1)
+        close = closing(code, m.end() - 1)
         brace = code.find("{", close)
         if brace < 0 or brace > at:
             continue
-        if matching(code, brace) > at:
+        if closing(code, brace) > at:
             return " ".join(code[m.end():close].split())
     return None

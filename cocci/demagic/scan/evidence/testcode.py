@@ -14,7 +14,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Dict, Optional, Sequence, Tuple
 
 from demagic.model.candidate import Candidate, Finding, Site
-from demagic.kernel.texts import Texts, grep_tree
+from demagic.kernel.source import Texts
 
 if TYPE_CHECKING:
     from demagic.scan.evidence import Context
@@ -49,7 +49,7 @@ def prompts(ctx: "Context", symbols: Sequence[str]) -> Dict[str, str]:
     names = sorted({s[len("CONFIG_"):] for s in symbols if s})
     if not names:
         return {}
-    out = grep_tree(ctx.root, ["-h", "-A", "3", "-E",
+    out = ctx.texts.grep.tree(["-h", "-A", "3", "-E",
                                rf"^\s*(menu)?config\s+({'|'.join(names)})\s*$"], ["*Kconfig*"])
     found: Dict[str, str] = {}
     current = ""
