@@ -17,9 +17,9 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Dict, List, Optional, Sequence, Set, Tuple
 
-from demagic.series import cover
 from demagic.kernel.kbuild import levels, object_of
 from demagic.model.patches import Patch
+from demagic.model.reports import Coverage, CoverageRow, MutantsReport
 from demagic.kernel.grep import grep_tree
 from qemu import probe
 from qemu.archs import GuestTest
@@ -27,18 +27,9 @@ from qemu.archs import GuestTest
 DOC_PREFIX = "Documentation/"
 PROBE = probe.NAME        # the guest test that loads the series' modules
 BOOTED = ("x86",)         # arch/ directories whose code the suite's kernels run
+NO_TEST = "no guest test runs "
 BUSES = (("PCI", "a PCI device"), ("USB", "a USB device"), ("PCMCIA", "a PC Card"),
          ("BCMA", "a Broadcom bus device"), ("SPI", "an SPI device"), ("I2C", "an I2C device"))
-
-
-@dataclass
-class Row:
-    number: int
-    patch: str
-    subject: str
-    tests: List[str] = field(default_factory=list)    # "name (arch)": caught a mutant of it
-    ran: List[str] = field(default_factory=list)      # ran over its code, caught none
-    note: str = ""
 
 
 @dataclass(frozen=True)
@@ -46,16 +37,6 @@ class Ran:
     """A test a kernel ran, on which arch."""
     test: GuestTest
     arch: str
-
-
-def caught(mutants: Optional[Dict[str, object]], patch: str) -> List[Tuple[str, ...]]:
-    """(arch, test, subtest...) of each check that passed on the pristine kernel and
-    failed in a mutant that mutated patch."""
-    out: List[Tuple[str, ...]] = []
-    for result in (mutants or {}).get("mutants", {}).values():   # type: ignore[union-attr]
-        if patch in result.get("mutated", []):
-            out += [tuple(leaf) for leaf in result.get("lost", [])]
-    return out
 
 
 def proves(lost: Sequence[Tuple[str, ...]], arch: str, test: str, modules: Set[str]) -> bool:
@@ -69,30 +50,26 @@ def proves(lost: Sequence[Tuple[str, ...]], arch: str, test: str, modules: Set[s
     return False
 
 
-def load_mutants(path: Path, digest: str) -> Optional[Dict[str, object]]:
-    """mutants.json, if it was made for exactly this series."""
-    return cover.load(path, digest)
-
-
 def kconfig_reason(tree: Path, files: Sequence[str]) -> str:
-    """Why no kernel here runs files: the machine or device their Kconfig needs."""
+    """Why no kernel here runs files: the machine or device their Kconfig needs (a patch
+    that is then compile-only)."""
     archs = sorted({f.split("/")[1] for f in files if f.startswith("arch/") and len(f.split("/")) > 2
                     and f.split("/")[1] not in BOOTED})
     symbols = sorted({s for f in files for s in _symbols(tree, f)})
     needs = _depends(tree, symbols)
     if archs:
-        return f"compile-only: {', '.join(archs)} code, an architecture QEMU does not boot here" \
+        return f"{', '.join(archs)} code, an architecture QEMU does not boot here" \
             + (f" ({', '.join(symbols)})" if symbols else "")
     machines = [d for d in list(dict.fromkeys(symbols + needs))
                 if re.match(r"ARCH_|SGI_|MACH_|PLAT_|GSC\b|PARISC|ARM\b", d)]
     if machines:
         others = [s for s in symbols if s not in machines]
-        return (f"compile-only: needs {', '.join(machines)}, a machine QEMU does not boot here"
+        return (f"needs {', '.join(machines)}, a machine QEMU does not boot here"
                 + (f" ({', '.join(others)})" if others else ""))
     for bus, what in BUSES:
         if bus in needs:
-            return f"compile-only: needs {what} QEMU does not emulate ({', '.join(symbols)})"
-    return "compile-only: no guest test runs " + ", ".join(files)
+            return f"needs {what} QEMU does not emulate ({', '.join(symbols)})"
+    return NO_TEST + ", ".join(files)
 
 
 def _symbols(tree: Path, path: str) -> List[str]:
@@ -123,16 +100,16 @@ def _depends(tree: Path, symbols: Sequence[str]) -> List[str]:
 
 
 def row(number: int, name: str, patch: Patch, ran: Sequence[Ran], tree: Path,
-        mutants: Optional[Dict[str, object]], built: Sequence[probe.Outcome] = ()) -> Row:
+        mutants: Optional[MutantsReport], built: Sequence[probe.Outcome] = ()) -> CoverageRow:
     code = [f for f in patch.paths() if not f.startswith(DOC_PREFIX)]
-    r = Row(number, name, patch.subject)
+    r = CoverageRow(number, name, patch.subject, Coverage.COMPILED)
     if not code:
-        r.note = "compile-only: documentation only, no code to run"
+        r.notes.append("documentation only, no code to run")
         return r
-    lost = caught(mutants, name)
+    lost = mutants.caught(name) if mutants is not None else []
     checks = any(re.search(r"[!=]=\s*\(?\w*MAGIC|MAGIC\w*\)?\s*[!=]=", ln.text)
                  for f in patch.files for ln in f.removed())
-    notes: List[str] = []
+    notes = r.notes
     mine = [b for b in built if b.patch == name]
     modules = {b.module for b in mine if b.how == "module"}
     for run in ran:
@@ -152,41 +129,53 @@ def row(number: int, name: str, patch: Patch, ran: Sequence[Ran], tree: Path,
             notes.append(f"{b.path} is built in: no module to load")
         elif b.how == "not built" and (r.tests or r.ran):
             notes.append(f"{b.path} not built for the probe ({b.why})")
-    if not r.tests and not r.ran:
+    r.status = Coverage.EXERCISED if r.tests else Coverage.RAN if r.ran else Coverage.COMPILED
+    if r.status is Coverage.COMPILED:
         unplanned = [f"{b.why}" for b in mine if b.how in ("not planned", "not built")]
         reason = kconfig_reason(tree, code)
-        if unplanned and reason.startswith("compile-only: no guest test"):
-            reason = "compile-only: " + "; ".join(dict.fromkeys(unplanned))
-        notes.append(reason)
+        if unplanned and reason.startswith(NO_TEST):
+            notes += list(dict.fromkeys(unplanned))
+        else:
+            notes.append(reason)
     elif not checks:
         notes.append("write-only field: no check a test could catch")
     elif r.ran and mutants is None:
         notes.append("not yet proven by a mutant: run make boot-test-mutant")
     elif r.ran and not r.tests:
-        notes.append(cover.UNCAUGHT + "no checked path reached")
-    r.note = "; ".join(notes)
+        notes.append("no checked path reached")
     return r
 
 
 def table(patches: Sequence[Patch], ran: Sequence[Ran], tree: Path,
-          mutants: Optional[Dict[str, object]], built: Sequence[probe.Outcome] = ()) -> List[Row]:
+          mutants: Optional[MutantsReport], built: Sequence[probe.Outcome] = ()
+          ) -> List[CoverageRow]:
     """built: what the probe made of each touched C file."""
     return [row(n, p.name, p, ran, tree, mutants, built) for n, p in enumerate(patches, 1)]
 
 
-def markdown(rows: Sequence[Row]) -> str:
+# what the table says before the notes of a row, by how far the tests reached it
+PREFIX = {Coverage.EXERCISED: "", Coverage.RAN: "ran, but caught no mutant of this patch: ",
+          Coverage.COMPILED: "compile-only: "}
+
+
+def note(r: CoverageRow) -> str:
+    """A row's notes as the tables show them."""
+    return PREFIX[r.status] + "; ".join(r.notes) if r.notes else ""
+
+
+def markdown(rows: Sequence[CoverageRow]) -> str:
     out = ["| patch | tests that exercise it (caught a mutant) | ran over it, caught none | note |",
            "|---|---|---|---|"]
     for r in rows:
         out.append(f"| {r.subject or r.patch} | {', '.join(r.tests) or '-'} | "
-                   f"{', '.join(r.ran) or '-'} | {r.note} |")
+                   f"{', '.join(r.ran) or '-'} | {note(r)} |")
     return "\n".join(out) + "\n"
 
 
-def text(rows: Sequence[Row]) -> str:
+def text(rows: Sequence[CoverageRow]) -> str:
     out = []
     for r in rows:
-        what = ", ".join(r.tests) if r.tests else ("ran: " + ", ".join(r.ran) if r.ran else r.note)
-        extra = f"  [{r.note}]" if (r.tests or r.ran) and r.note else ""
+        what = ", ".join(r.tests) if r.tests else ("ran: " + ", ".join(r.ran) if r.ran else note(r))
+        extra = f"  [{note(r)}]" if (r.tests or r.ran) and r.notes else ""
         out.append(f"  {r.patch[:48]:48} {what}{extra}")
     return "\n".join(out) + "\n"

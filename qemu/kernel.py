@@ -11,7 +11,7 @@ from pathlib import Path
 from typing import List, Optional, Sequence, Tuple
 
 from demagic.core.files import replacing_dir
-from demagic.kernel import tree as dtree
+from demagic.model.series import Series
 from demagic.core.proc import BATCH, CommandError, disk_full, run
 from demagic.core.errors import DemagicError
 from demagic.core import ccache
@@ -126,12 +126,12 @@ def configure(src: Path, out: Path, arch: Arch, probe_fragment: Optional[Path] =
     return left_out
 
 
-def inputs_key(base: str, series: Optional[Path], arch: Arch,
+def inputs_key(base: str, series: Optional[Series], arch: Arch,
                probe_fragment: Optional[Path] = None) -> str:
     """What a kernel build depends on: tree commit, series, fragments (the probe's too),
     test modules, compiler."""
     digest = hashlib.sha256(f"{KEPT_FORMAT}\0{arch.name}\0{base}\0".encode())
-    patches = dtree.series_patches(series) if series is not None else []
+    patches = series.paths if series is not None else []
     inputs = [*patches, *fragments(arch), *([probe_fragment] if probe_fragment else []),
               *sorted(p for d in test_modules(arch) for p in d.rglob("*") if p.is_file())]
     for path in inputs:

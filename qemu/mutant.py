@@ -16,6 +16,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Callable, Dict, List, Optional, Sequence, Tuple
 
+from demagic.model.series import Series
 from demagic.core.files import replacing_dir
 from demagic.model.patches import Hunk, Patch
 from demagic.core.errors import DemagicError
@@ -106,7 +107,7 @@ MUTANTS: Dict[str, Callable[[str], Tuple[bool, List[str]]]] = {
 @dataclass(frozen=True)
 class Mutant:
     name: str
-    series: Path
+    series: Series
     mutated: List[str]    # names of the original patches that left something
 
 
@@ -122,4 +123,4 @@ def make(series: Sequence[Patch], name: str, outdir: Path) -> Mutant:
                 (tmp / patch.name).write_text(text)
         if not mutated:
             raise DemagicError(f"mutant {name}: no patch of the series assigns a magic value")
-    return Mutant(name, outdir, mutated)
+    return Mutant(name, Series.load(outdir), mutated)

@@ -15,23 +15,17 @@ from pathlib import Path
 from typing import Dict, Optional, Set, Tuple
 
 from demagic.kernel import tree as dtree
-from demagic.model.patches import parse_series
+from demagic.model.series import Series
 
 
 def _digest(path: Path) -> str:
     return hashlib.sha256(path.read_bytes()).hexdigest()
 
 
-def series_files(series: Optional[Path]) -> Set[str]:
-    if series is None:
-        return set()
-    return {p for patch in parse_series(dtree.series_patches(series)) for p in patch.paths()}
-
-
-def sync(tr: dtree.Tree, series: Optional[Path], state: Path) -> Path:
+def sync(tr: dtree.Tree, series: Optional[Series], state: Path) -> Path:
     """worktree(tr, series), with unchanged files keeping their mtime."""
     record = state / "worktree.files"
-    touched = series_files(series)
+    touched = series.touched() if series is not None else set()
     paths = set(touched)
     if record.exists():
         paths |= set(record.read_text().split())

@@ -42,7 +42,7 @@ def main(opts: Options) -> int:
         finally:
             del os.environ["DEMAGIC_CCACHE"]
     mode = "fast" if opts.fast else "full"
-    print(f"verify bench ({mode}, -j{opts.jobs}, {opts.series}):")
+    print(f"verify bench ({mode}, -j{opts.jobs}, {opts.series.path if opts.series else '-'}):")
     print(f"  cold run (no build dirs): {cold:7.1f} s  (target {COLD_TARGET} s)  {cold_result}")
     print(f"  warm re-run:              {warm:7.1f} s  (target {WARM_TARGET} s)  {warm_result}")
     return 0

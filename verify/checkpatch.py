@@ -6,7 +6,7 @@ from __future__ import annotations
 from pathlib import Path
 
 from demagic.kernel import checkpatch
-from verify.matrix import Cell, failed, passed
+from demagic.model.reports import Cell, failed, passed
 
 
 def check(tree: Path, patch: Path) -> Cell:

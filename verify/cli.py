@@ -12,6 +12,7 @@ from demagic.core.errors import UsageError
 from demagic.core import lock
 from demagic.core.paths import REPO_ROOT
 from demagic.kernel.tree import check_tree_name, tree_key, tree_of_series
+from demagic.model.series import Series
 from verify import bench, selftest
 from verify.matrix import render_json, render_markdown, render_text
 from verify.run import Options, default_out, verify, write_reports
@@ -33,7 +34,7 @@ def add_run_opts(parser: argparse.ArgumentParser) -> None:
                         help="no build after each patch: bisect n.a., builds/layout vs the whole series")
 
 
-def options(args: argparse.Namespace) -> Options:
+def options(args: argparse.Namespace, series: Series) -> Options:
     if args.jobs < 1:
         raise UsageError(f"--jobs={args.jobs}: must be a positive number")
     args.jobs = cap_jobs(args.jobs)
@@ -42,31 +43,23 @@ def options(args: argparse.Namespace) -> Options:
         ref = DEFAULT_REF
     elif ref is not None and str(ref) == "none":
         ref = None
-    tree = check_tree_name(args.tree) if args.tree else tree_of_series(args.series)
-    return Options(kdir=args.kdir, series=args.series, ref=ref, out=args.out,
+    tree = check_tree_name(args.tree) if args.tree else tree_of_series(series)
+    return Options(kdir=args.kdir, series=series, ref=ref, out=args.out,
                    jobs=args.jobs, fast=args.fast, tree=tree)
 
 
-def do_run(args: argparse.Namespace) -> int:
-    opts = options(args)
+def do_run(opts: Options) -> int:
     matrix = verify(opts, Progress())
     text = render_text(matrix)
     print(text, end="")
     write_reports(matrix, opts.out or default_out(opts.kdir, opts.tree), text,
-                  render_markdown(matrix), render_json(matrix), opts.series)
+                  render_markdown(matrix), render_json(matrix), opts.series.path
+                  if opts.series else None)
     return 1 if matrix.failed() else 0
 
 
-def do_selftest(args: argparse.Namespace) -> int:
-    return selftest.main(options(args))
-
-
-def do_bench(args: argparse.Namespace) -> int:
-    return bench.main(options(args))
-
-
-HANDLERS: Dict[str, Callable[[argparse.Namespace], int]] = {
-    "run": do_run, "selftest": do_selftest, "bench": do_bench,
+HANDLERS: Dict[str, Callable[[Options], int]] = {
+    "run": do_run, "selftest": selftest.main, "bench": bench.main,
 }
 
 
@@ -80,7 +73,8 @@ def main(argv: Optional[Sequence[str]] = None) -> int:
     args = parser.parse_args(argv)
 
     def body() -> int:
-        name = args.tree or (tree_of_series(args.series) if args.kdir is None else "")
+        series = Series.load(args.series)      # read once, before any extraction
+        name = args.tree or (tree_of_series(series) if args.kdir is None else "")
         with lock.holding(tree_key(args.kdir, name), f"verify {args.command}"):
-            return HANDLERS[args.command](args)
+            return HANDLERS[args.command](options(args, series))
     return guarded("verify", body, "no compiler left running")

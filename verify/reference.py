@@ -18,7 +18,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Dict, List, Optional, Sequence
 
-from verify.matrix import Cell, failed, not_applicable, passed
+from demagic.model.reports import Cell, failed, not_applicable, passed
 from demagic.model.patches import Patch, magic_names, parse_file
 
 

@@ -14,14 +14,14 @@ from demagic.core.errors import DemagicError, UsageError
 from demagic.core.proc import Progress, run
 from demagic.core import paths
 from demagic.core.paths import REPO_ROOT
-from demagic.kernel.tree import GIT_ENV, Tree, pristine, series_patches, worktree
+from demagic.kernel.tree import GIT_ENV, Tree, pristine, worktree
+from demagic.model.series import Series
 from demagic.kernel import leftovers
 from verify import basecache, checkpatch, layout, reference
 from verify.arches import ARCHES, Arch, by_name
 from verify.kbuild import BuildDir, BuildError, ObjectResult, new_warnings, pahole, tools_missing
-from verify.matrix import Cell, Matrix, Row, failed, not_applicable, passed
-from demagic.model.patches import (Patch, Removed, added_members, parse_series,
-                                   removed_identifiers, series_digest)
+from demagic.model.reports import objects_text, Cell, Row, VerifyReport, failed, not_applicable, passed
+from demagic.model.patches import Patch, Removed, added_members, removed_identifiers
 from verify.plan import ObjectPlan, plan, union
 
 FAST_NOTE = ("--fast: no build after each patch: bisect is n.a., builds and layout compare "
@@ -49,7 +49,7 @@ Key = Tuple[str, str]   # (arch name, object)
 @dataclass
 class Options:
     kdir: Optional[Path] = None
-    series: Path = Path("generated-patches/linux-6.1")
+    series: Optional[Series] = None
     ref: Optional[Path] = None
     out: Optional[Path] = None
     jobs: int = 2
@@ -141,8 +141,9 @@ def builds_cell(walk: Walk, index: int, results: Dict[Key, ObjectResult]) -> Cel
         built.append(f"{arch_name} {obj} ({len(after.warnings())} W=1 warnings, as before)")
     if problems:
         return failed(f"{len(problems)} problems", problems + built)
-    archs = sorted({a for a, _ in item.all()})
-    return passed(f"{_objects(len(built))} on {', '.join(archs)}, no new warning", built)
+    row = walk.rows[index]
+    row.built = list(item.all())
+    return passed(f"{row.built_text()}, no new warning", built)
 
 
 def bisect_cell(walk: Walk, index: int, results: Dict[Key, ObjectResult]) -> Cell:
@@ -155,12 +156,8 @@ def bisect_cell(walk: Walk, index: int, results: Dict[Key, ObjectResult]) -> Cel
     broken = [f"{a} {o}" for a, o in keys if not results.get((a, o), ObjectResult(o, False)).ok]
     if broken:
         verb = "no longer builds" if len(broken) == 1 else "no longer build"
-        return failed(f"{_objects(len(broken))} of earlier patches {verb}", broken)
-    return passed(f"{_objects(len(keys))} of earlier patches still build")
-
-
-def _objects(n: int) -> str:
-    return f"{n} object" + ("" if n == 1 else "s")
+        return failed(f"{objects_text(len(broken))} of earlier patches {verb}", broken)
+    return passed(f"{objects_text(len(keys))} of earlier patches still build")
 
 
 def layout_cell(walk: Walk, index: int, when: str, results: Dict[Key, ObjectResult]) -> Cell:
@@ -318,13 +315,12 @@ def lift(wt: Path, patches: List[Patch]) -> None:
             env=GIT_ENV)
 
 
-def verify(opts: Options, progress: Progress) -> Matrix:
+def verify(opts: Options, progress: Progress) -> VerifyReport:
     """Every check on every patch of opts.series."""
     start = time.monotonic()
-    paths = series_patches(opts.series)
-    if not paths:
-        raise UsageError(f"SERIES={opts.series}: no numbered patches")
-    patches = parse_series(paths)
+    if opts.series is None:
+        raise UsageError("no SERIES= to verify")
+    patches = list(opts.series.patches)
     tree = pristine(opts.kdir, progress, opts.tree)
     progress.step(f"work copy of the pristine {tree.name}")
     wt = worktree(tree)
@@ -341,11 +337,11 @@ def verify(opts: Options, progress: Progress) -> Matrix:
     for patch, row in zip(patches, walk.rows):
         row.cells["checkpatch"] = checkpatch.check(tree.repo, patch.path)
         row.cells["reference"] = reference.compare(patch, refs, str(opts.ref))
-    matrix = Matrix(f"{tree.name} ({tree.version})", shown(opts.series), reference.ref_label(
+    matrix = VerifyReport(f"{tree.name} ({tree.version})", shown(opts.series.path), reference.ref_label(
         opts.ref if refs is not None else None), "fast" if opts.fast else "full",
         [FAST_NOTE if opts.fast else FULL_NOTE] + CHECK_NOTES, walk.rows)
     matrix.timings["total"] = time.monotonic() - start
-    matrix.digest = series_digest(paths)
+    matrix.digest = opts.series.digest
     return matrix
 
 
@@ -362,7 +358,7 @@ def default_out(kdir: Optional[Path], tree: str = "linux-6.1") -> Path:
     return paths.BUILD / "verify" / name
 
 
-def write_reports(matrix: Matrix, out: Path, text: str, markdown: str, js: str,
+def write_reports(matrix: VerifyReport, out: Path, text: str, markdown: str, js: str,
                   series: Optional[Path] = None) -> None:
     """report.{txt,md,json} in out, and verify.{md,json} beside the series (where make
     spatch reads them for the cover letter), each written whole or not at all."""

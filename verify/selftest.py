@@ -16,6 +16,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import FrozenSet, List, Sequence, Tuple
 
+from demagic.model.series import Series
 from demagic.core.errors import DemagicError
 from demagic.core.proc import Progress, run
 from demagic.core import paths
@@ -121,7 +122,7 @@ def main(base: Options) -> int:
         src = worktree(tree)
         series = write_series(src, case, root / case.name)
         progress.step(f"selftest {case.name}: {case.what}")
-        opts = Options(kdir=base.kdir, series=series, ref=None, jobs=base.jobs, fast=False,
+        opts = Options(kdir=base.kdir, series=Series.load(series), ref=None, jobs=base.jobs, fast=False,
                        state="selftest", quiet=True)
         matrix = verify(opts, Progress(quiet=True))
         (root / case.name / "report.txt").write_text(render_text(matrix))

@@ -18,7 +18,7 @@ COMMANDS: Dict[str, str] = {
     "test-judge": "demagic.cli.judgecases",
     "spatch": "demagic.cli.spatch",
     "check-series": "demagic.cli.spatch:check_main",
-    "check-mail": "demagic.series.mailcheck",
+    "check-mail": "demagic.cli.mail",
     "bench": "demagic.cli.bench",
 }
 

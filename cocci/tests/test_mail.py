@@ -4,6 +4,7 @@ mail checks.  No kernel tree; the subprocess boundary is mocked where a helper r
 
 from __future__ import annotations
 
+import dataclasses
 import os
 import subprocess
 import tempfile
@@ -11,6 +12,7 @@ import unittest
 from pathlib import Path
 from unittest import mock
 
+from demagic.model.reports import BootReport, Coverage, CoverageRow
 from demagic.series import cover, mail as export, mailcheck, message
 from demagic.model.candidate import DEBUG, Candidate, CheckShape, Evidence, Finding, Site, Verdict
 from demagic.scan.evidence import shapes
@@ -188,11 +190,11 @@ class MailCheckTest(unittest.TestCase):
 class TestingLinesTest(unittest.TestCase):
     """The cover letter says a test exercises a patch only if it caught a broken variant."""
 
-    REPORT = {"passed": True, "coverage": [
-        {"number": 1, "tests": ["slip (x86_64)"], "ran": [], "note": ""},
-        {"number": 2, "tests": [], "ran": ["autofs (x86_64)"],
-         "note": "write-only field: no check a test could catch"},
-        {"number": 3, "tests": [], "ran": [], "note": "compile-only: needs a PCI device"}]}
+    REPORT = BootReport("d", "linux", True, coverage=[
+        CoverageRow(1, "0001-a.patch", "a", Coverage.EXERCISED, ["slip (x86_64)"]),
+        CoverageRow(2, "0002-b.patch", "b", Coverage.RAN, [], ["autofs (x86_64)"],
+                    ["write-only field: no check a test could catch"]),
+        CoverageRow(3, "0003-c.patch", "c", Coverage.COMPILED, notes=["needs a PCI device"])])
 
     def test_three_kinds(self) -> None:
         text = " ".join(" ".join(cover.boot_lines(self.REPORT)).split())
@@ -208,7 +210,7 @@ class TestingLinesTest(unittest.TestCase):
                 self.assertTrue(cont.startswith("  ") and not cont.startswith("   "), cont)
 
     def test_failure_is_said(self) -> None:
-        text = " ".join(" ".join(cover.boot_lines({**self.REPORT, "passed": False})).split())
+        text = " ".join(" ".join(cover.boot_lines(dataclasses.replace(self.REPORT, passed=False))).split())
         self.assertIn("some tests fail", text)
 
 

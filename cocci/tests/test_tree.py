@@ -20,6 +20,7 @@ import unittest
 from pathlib import Path
 from unittest import mock
 
+from demagic.model.series import Series
 from demagic.core import paths
 from demagic.core import lock, proc
 from demagic.series import build as series
@@ -245,7 +246,7 @@ class WorktreeSeriesTest(TreeCase):
             patch = sorted(out.glob(f"{break_at:04d}-*.patch"))[0]
             patch.write_text(patch.read_text().replace(f"-int foo = {break_at - 1};",
                                                        "-int foo = 9;"))
-        return out
+        return Series.load(out)
 
     def test_the_whole_series_applies(self) -> None:
         kdir = self.user_tree()

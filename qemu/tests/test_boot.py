@@ -7,6 +7,7 @@ import unittest
 from pathlib import Path
 
 from demagic.kernel import kconfig
+from qemu.tests import test_kernel
 from qemu import boot, kernel
 from qemu.archs import FLAVOURS, I386, X86_64
 
@@ -95,8 +96,7 @@ class SeriesKernelsTest(unittest.TestCase):
 
     def test_the_kernel_key_follows_the_tests(self) -> None:
         with tempfile.TemporaryDirectory() as tmp:
-            series = Path(tmp)
-            (series / "0001-x.patch").write_text("x\n")
+            series = test_kernel.series(Path(tmp), "x")
             keys = {kernel.inputs_key("base", series, X86_64.for_files(files))
                     for files in (["drivers/net/slip/slip.c"], ["fs/coda/psdev.c"], [])}
         self.assertEqual(len(keys), 3)

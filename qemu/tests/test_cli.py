@@ -14,7 +14,7 @@ from unittest import mock
 from demagic.core.errors import DemagicError
 from demagic.core.proc import Progress
 from demagic.kernel.tree import Tree
-from qemu import cli, kernel, ktap
+from qemu import builds, cli, kernel, ktap, outcome, report, session
 from qemu.archs import I386, X86_64, Flavour, GuestTest
 from qemu.boot import BootResult
 
@@ -33,7 +33,7 @@ FAKE_TREE = Tree("linux-test", Path("/nonexistent"), "0" * 40, "6.1.0", False)
 def quiet_main(argv: list) -> tuple:
     err = io.StringIO()
     with contextlib.redirect_stderr(err), contextlib.redirect_stdout(io.StringIO()):
-        with mock.patch("qemu.cli.dtree.pristine", return_value=FAKE_TREE):
+        with mock.patch("qemu.suite.dtree.pristine", return_value=FAKE_TREE):
             rc = cli.main(argv)
     return rc, err.getvalue()
 
@@ -54,7 +54,8 @@ class BadInputTest(unittest.TestCase):
     def test_a_full_disk_is_one_line(self) -> None:
         full = OSError(errno.ENOSPC, "No space left on device", "/nonexistent/build/log")
         with mock.patch.dict(cli.HANDLERS, {"run": mock.Mock(side_effect=full)}), \
-                mock.patch("qemu.cli.lock.holding"):
+                mock.patch("qemu.cli.lock.holding"), mock.patch("qemu.cli.given_series"), \
+                mock.patch("qemu.cli.tree_name"), mock.patch("qemu.cli.resolve"):
             rc, err = quiet_main(["run", "--series", "/nonexistent/series"])
         self.assertEqual(rc, 1)
         self.assertEqual(len(err.strip().splitlines()), 1)
@@ -67,9 +68,9 @@ class BadInputTest(unittest.TestCase):
 
 
 class OutcomeTest(unittest.TestCase):
-    def outcome(self, status: ktap.Status, crashes: list) -> cli.Outcome:
+    def outcome(self, status: ktap.Status, crashes: list) -> outcome.Outcome:
         boot = BootResult("", 1.0, "", Path("console.log"))
-        return cli.Outcome("after", X86_64, [ktap.Result("slip", status)], crashes, boot)
+        return outcome.Outcome("after", X86_64, [ktap.Result("slip", status)], crashes, boot)
 
     def test_ok(self) -> None:
         self.assertTrue(self.outcome(ktap.Status.PASS, []).ok)
@@ -82,36 +83,36 @@ class OutcomeTest(unittest.TestCase):
         boot = BootResult("", 1.0, "", Path("console.log"))
         own = GuestTest("kselftest", ("net/l2tp/",), compare=True)
 
-        def state(label: str, first: ktap.Status, second: ktap.Status) -> cli.Outcome:
+        def state(label: str, first: ktap.Status, second: ktap.Status) -> outcome.Outcome:
             ks = ktap.Result("kselftest", ktap.Status.FAIL, [
                 ktap.Result("net/l2tp.sh", ktap.Status.FAIL, [
                     ktap.Result("ping", first), ktap.Result("IPsec", second)])])
-            return cli.Outcome(label, X86_64, [ktap.Result("slip", ktap.Status.PASS), ks], [],
+            return outcome.Outcome(label, X86_64, [ktap.Result("slip", ktap.Status.PASS), ks], [],
                                boot, (own,))
         before = state("before", ktap.Status.PASS, ktap.Status.FAIL)
         self.assertTrue(before.ok)          # its failure alone fails nothing
         same = state("after", ktap.Status.PASS, ktap.Status.FAIL)
-        self.assertEqual(cli.regressions([before], [same]), [])
+        self.assertEqual(outcome.regressions([before], [same]), [])
         worse = state("after", ktap.Status.FAIL, ktap.Status.FAIL)
-        self.assertEqual(cli.regressions([before], [worse]), [
+        self.assertEqual(outcome.regressions([before], [worse]), [
             ("x86_64", ("kselftest", "net/l2tp.sh", "ping"),
              "x86_64 kselftest: net/l2tp.sh: ping: ok before, not ok after")])
         # a test that is not compared-only still fails the run by itself
-        plain = cli.Outcome("after", X86_64, [ktap.Result("kselftest", ktap.Status.FAIL)], [], boot)
+        plain = outcome.Outcome("after", X86_64, [ktap.Result("kselftest", ktap.Status.FAIL)], [], boot)
         self.assertFalse(plain.ok)
 
     def test_a_compared_test_without_verdict_fails_the_run(self) -> None:
         boot = BootResult("", 1.0, "", Path("console.log"))
         own = GuestTest("kselftest", ("net/l2tp/",), compare=True)
 
-        def state(label: str, script: ktap.Result) -> cli.Outcome:
+        def state(label: str, script: ktap.Result) -> outcome.Outcome:
             ks = ktap.Result("kselftest", ktap.Status.FAIL, [script])
-            return cli.Outcome(label, X86_64, [ktap.Result("slip", ktap.Status.PASS), ks], [],
+            return outcome.Outcome(label, X86_64, [ktap.Result("slip", ktap.Status.PASS), ks], [],
                                boot, (own,))
         failed = state("before", ktap.Result("net/l2tp.sh", ktap.Status.FAIL))
         self.assertTrue(failed.ok)
         self.assertEqual(failed.unfinished(), [])
-        cli.require_verdicts([failed])
+        outcome.require_verdicts([failed])
         for status, directive in ((ktap.Status.ERROR, "ERROR no host userland over 9p"),
                                   (ktap.Status.TIMEOUT, "TIMEOUT after 240 s")):
             blind = state("before", ktap.Result("net/l2tp.sh", status, directive=directive))
@@ -120,52 +121,52 @@ class OutcomeTest(unittest.TestCase):
                              [f"x86_64 kselftest: net/l2tp.sh ({status.value}: {directive})"])
             with contextlib.redirect_stdout(io.StringIO()):
                 with self.assertRaisesRegex(DemagicError, "no verdict on the kernel before"):
-                    cli.require_verdicts([blind])
+                    outcome.require_verdicts([blind])
 
     def test_debug_reports_count_only_when_new(self) -> None:
         boot = BootResult("", 1.0, "", Path("console.log"))
 
-        def state(label: str, crashes: list) -> cli.Outcome:
-            return cli.Outcome(label, X86_64, [ktap.Result("slip", ktap.Status.PASS)], crashes,
+        def state(label: str, crashes: list) -> outcome.Outcome:
+            return outcome.Outcome(label, X86_64, [ktap.Result("slip", ktap.Status.PASS)], crashes,
                                boot)
         old = "WARNING: CPU: 0 PID: 41 at kernel/foo.c:12 foo+0x1a/0x40"
         before = state("before", [old])
         again = state("after", ["WARNING: CPU: 0 PID: 57 at kernel/foo.c:12 foo+0x1a/0x44"])
-        self.assertEqual(cli.new_reports([before], [again]), [])
+        self.assertEqual(outcome.new_reports([before], [again]), [])
         uaf = "BUG: KASAN: slab-use-after-free in slip_close+0x2c/0x90"
         worse = state("after", [old, uaf, uaf])
-        self.assertEqual(cli.new_reports([before], [worse]),
+        self.assertEqual(outcome.new_reports([before], [worse]),
                          [f"x86_64: new after the series: {uaf}"])
 
     def test_a_test_that_crashed_before_its_subtests_lost_them(self) -> None:
         boot = BootResult("", 1.0, "", Path("console.log"))
-        before = cli.Outcome("before", X86_64, [ktap.Result("slip", ktap.Status.PASS, [
+        before = outcome.Outcome("before", X86_64, [ktap.Result("slip", ktap.Status.PASS, [
             ktap.Result("loads", ktap.Status.PASS), ktap.Result("pings", ktap.Status.PASS)])],
             [], boot)
-        crashed = cli.Outcome("after", X86_64, [ktap.Result("slip", ktap.Status.CRASHED)],
+        crashed = outcome.Outcome("after", X86_64, [ktap.Result("slip", ktap.Status.CRASHED)],
                               ["Oops"], boot)
-        self.assertEqual([w for _, _, w in cli.regressions([before], [crashed])],
+        self.assertEqual([w for _, _, w in outcome.regressions([before], [crashed])],
                          ["x86_64 slip: loads: ok before, crashed after",
                           "x86_64 slip: pings: ok before, crashed after"])
-        gone = cli.Outcome("after", X86_64, [], [], boot)
-        self.assertEqual(len(cli.regressions([before], [gone])), 2)
+        gone = outcome.Outcome("after", X86_64, [], [], boot)
+        self.assertEqual(len(outcome.regressions([before], [gone])), 2)
 
     def test_mutant_boots_are_paced_by_the_pristine_one(self) -> None:
         console = "ok 1 - slip\r\n# slip: 1.50 s to 3.50 s since boot\r\n# coda: 4.00 s to 4.10 s since boot\n"
-        pristine = cli.Outcome("before", X86_64, [], [], BootResult(console, 5.0, "", Path("c")))
+        pristine = outcome.Outcome("before", X86_64, [], [], BootResult(console, 5.0, "", Path("c")))
         self.assertEqual(pristine.durations(), {"slip": 2.0, "coda": approx(0.1)})
         built = kernel.Build(X86_64, Path("k"), Path("bz"), Path("m"), "6.1", (
             GuestTest("slip", ()), GuestTest("coda", ()), GuestTest("new", ())))
-        self.assertEqual(cli._paced(built, pristine.durations()),
-                         {"slip": 2 * cli.PACE_FACTOR + cli.PACE_SLACK, "coda": cli.PACE_SLACK})
+        self.assertEqual(session._paced(built, pristine.durations()),
+                         {"slip": 2 * session.PACE_FACTOR + session.PACE_SLACK, "coda": session.PACE_SLACK})
 
     def test_report_names_the_failing_log(self) -> None:
-        text = cli.report([self.outcome(ktap.Status.FAIL, [])], [], Path("series"))
+        text = report.report([self.outcome(ktap.Status.FAIL, [])], [], Path("series"))
         self.assertIn("| after | x86_64 | slip | not ok |", text)
         self.assertIn("console.log", text)
 
     def test_report_names_a_series_of_the_repository_relatively(self) -> None:
-        text = cli.report([], [], cli.REPO / "generated-patches" / "linux-6.1")
+        text = report.report([], [], report.REPO / "generated-patches" / "linux-6.1")
         self.assertIn("Series: `generated-patches/linux-6.1`", text)
 
 
@@ -191,8 +192,8 @@ class BootsTest(unittest.TestCase):
             self.assertTrue(go_on.wait(10), "the main thread was not running meanwhile")
             return label
 
-        with mock.patch.object(cli, "boot_kernel", side_effect=boot_kernel):
-            with cli.Boots(FAKE_TREE, QUIET) as boots:
+        with mock.patch.object(session, "boot_kernel", side_effect=boot_kernel):
+            with session.Boots(FAKE_TREE, QUIET) as boots:
                 first = boots.boot(fake_build(X86_64, "before"), "before")
                 second = boots.boot(fake_build(X86_64, "after"), "after")
                 self.assertTrue(started.wait(10))
@@ -207,8 +208,8 @@ class BootsTest(unittest.TestCase):
             paces.append(pace)
             return f"{label}-outcome"
 
-        with mock.patch.object(cli, "boot_kernel", side_effect=boot_kernel):
-            with cli.Boots(FAKE_TREE, QUIET) as boots:
+        with mock.patch.object(session, "boot_kernel", side_effect=boot_kernel):
+            with session.Boots(FAKE_TREE, QUIET) as boots:
                 pristine = [boots.boot(fake_build(X86_64, "before"), "before")]
                 boots.boot(fake_build(X86_64, "mutant"), "mutant", pace=pristine).result(10)
         self.assertEqual(paces, [None, ["before-outcome"]])
@@ -222,9 +223,9 @@ class BootsTest(unittest.TestCase):
             release.wait(10)
             return label
 
-        with mock.patch.object(cli, "boot_kernel", side_effect=boot_kernel):
+        with mock.patch.object(session, "boot_kernel", side_effect=boot_kernel):
             with self.assertRaisesRegex(DemagicError, "build failed"):
-                with cli.Boots(FAKE_TREE, QUIET) as boots:
+                with session.Boots(FAKE_TREE, QUIET) as boots:
                     boots.boot(fake_build(X86_64, "before"), "before")
                     boots.boot(fake_build(X86_64, "after"), "after")
                     while not ran:
@@ -240,8 +241,8 @@ class BootsTest(unittest.TestCase):
             threads.append(threading.current_thread())
             return label
 
-        with mock.patch.object(cli, "boot_kernel", side_effect=boot_kernel):
-            with cli.Boots(FAKE_TREE, QUIET, overlap=False) as boots:
+        with mock.patch.object(session, "boot_kernel", side_effect=boot_kernel):
+            with session.Boots(FAKE_TREE, QUIET, overlap=False) as boots:
                 done = boots.boot(fake_build(X86_64, "before"), "before")
                 self.assertTrue(done.done())
         self.assertEqual(threads, [threading.current_thread()])
@@ -260,12 +261,12 @@ class BuildKernelsTest(unittest.TestCase):
             events.append(f"build {arch.name}")
             return fake_build(arch, "built")
 
-        with mock.patch.object(cli.kernel, "inputs_key", return_value="k"), \
-                mock.patch.object(cli.kernel, "cached", side_effect=cached), \
-                mock.patch.object(cli.kernel, "build", side_effect=build), \
-                mock.patch.object(cli.trees, "sync",
+        with mock.patch.object(builds.kernel, "inputs_key", return_value="k"), \
+                mock.patch.object(builds.kernel, "cached", side_effect=cached), \
+                mock.patch.object(builds.kernel, "build", side_effect=build), \
+                mock.patch.object(builds.trees, "sync",
                                   side_effect=lambda *a: events.append("sync") or Path("/wt")):
-            got = cli.build_kernels(FAKE_TREE, None, "before", 2, QUIET, None, flavour,
+            got = builds.build_kernels(FAKE_TREE, None, "before", 2, QUIET, None, flavour,
                                     ready=lambda b: events.append(f"ready {b.out.name}"))
         return events, [b.out.name for b in got]
 

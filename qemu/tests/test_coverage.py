@@ -8,6 +8,7 @@ from pathlib import Path
 from typing import Dict, Optional, Sequence
 
 from demagic.model.patches import Patch, parse_text
+from demagic.model.reports import CoverageRow, MutantRecord, MutantsReport
 from qemu import coverage, probe
 from qemu.archs import GuestTest
 
@@ -26,15 +27,14 @@ def patch(body: str, *paths: str, name: str = "0001-x.patch") -> Patch:
     return parse_text(text, Path(name), 1)
 
 
-def mutants(name: str, failing: Sequence[str]) -> Dict[str, object]:
-    """mutants.json where a mutant of patch name broke each "arch:test[:subtest]" of failing."""
-    lost = [f.split(":") for f in failing]
-    return {"series_digest": "d", "mutants": {"m": {
-        "mutated": [name], "failing": [":".join(f[:2]) for f in lost], "lost": lost}}}
+def mutants(name: str, failing: Sequence[str]) -> MutantsReport:
+    """The mutants where a mutant of patch name broke each "arch:test[:subtest]" of failing."""
+    lost = [tuple(f.split(":")) for f in failing]
+    return MutantsReport("d", {"m": MutantRecord([name], [":".join(f[:2]) for f in lost], lost)})
 
 
 def row(p: Patch, ran: Sequence[coverage.Ran] = (), tree: Path = Path("/nonexistent"),
-        muts: Optional[Dict[str, object]] = None) -> coverage.Row:
+        muts: Optional[MutantsReport] = None) -> CoverageRow:
     return coverage.row(1, p.name, p, ran, tree, muts)
 
 
@@ -51,13 +51,13 @@ class RowTest(unittest.TestCase):
         r = row(p, [coverage.Ran(SLIP, "x86_64")], muts=mutants(p.name, ["i386:apm"]))
         self.assertEqual(r.tests, [])
         self.assertEqual(r.ran, ["slip (x86_64)"])
-        self.assertIn("caught no mutant", r.note)
+        self.assertIn("caught no mutant", coverage.note(r))
 
     def test_no_mutant_run_yet(self) -> None:
         p = patch(CHECK, "drivers/net/slip/slip.c")
         r = row(p, [coverage.Ran(SLIP, "x86_64")])
         self.assertEqual(r.ran, ["slip (x86_64)"])
-        self.assertIn("make boot-test-mutant", r.note)
+        self.assertIn("make boot-test-mutant", coverage.note(r))
 
     def test_mutant_of_another_patch_proves_nothing(self) -> None:
         p = patch(CHECK, "drivers/net/slip/slip.c")
@@ -69,7 +69,7 @@ class RowTest(unittest.TestCase):
         ran = [coverage.Ran(FASYNC, "x86_64"), coverage.Ran(FASYNC, "i386")]
         r = row(p, ran, muts=mutants(p.name, ["x86_64:fasync", "i386:fasync"]))
         self.assertEqual(r.tests, ["fasync (x86_64)", "fasync (i386)"])
-        self.assertIn("no signal path", r.note)
+        self.assertIn("no signal path", coverage.note(r))
 
     def test_the_probe_speaks_only_for_the_modules_it_lost(self) -> None:
         probe_test = GuestTest("probe", ("drivers/net/slip/slip.c", "fs/autofs/inode.c"))
@@ -77,9 +77,9 @@ class RowTest(unittest.TestCase):
         autofs = patch(CHECK, "fs/autofs/inode.c", name="0018-autofs.patch")
         built = [probe.Outcome("0004-slip.patch", "drivers/net/slip/slip.c", "module", "", "slip"),
                  probe.Outcome("0018-autofs.patch", "fs/autofs/inode.c", "module", "", "autofs4")]
-        lost = {"series_digest": "d", "mutants": {"m": {
-            "mutated": ["0004-slip.patch", "0018-autofs.patch"], "failing": ["x86_64:probe"],
-            "lost": [["x86_64", "probe", "slip loads and unloads"]]}}}
+        lost = MutantsReport("d", {"m": MutantRecord(
+            ["0004-slip.patch", "0018-autofs.patch"], ["x86_64:probe"],
+            [("x86_64", "probe", "slip loads and unloads")])})
         ran = [coverage.Ran(probe_test, "x86_64")]
         self.assertEqual(coverage.row(4, slip.name, slip, ran, Path("/x"), lost, built).tests,
                          ["probe of slip (x86_64)"])
@@ -89,20 +89,20 @@ class RowTest(unittest.TestCase):
     def test_write_only_field(self) -> None:
         p = patch(SET_ONLY, "drivers/net/slip/slip.c")
         r = row(p, [coverage.Ran(SLIP, "x86_64")], muts=mutants(p.name, []))
-        self.assertIn("write-only field", r.note)
+        self.assertIn("write-only field", coverage.note(r))
 
     def test_documentation_only(self) -> None:
         r = row(patch(CHECK, "Documentation/process/magic-number.rst"))
         self.assertEqual(r.tests, [])
-        self.assertTrue(r.note.startswith("compile-only: documentation"))
+        self.assertTrue(coverage.note(r).startswith("compile-only: documentation"))
 
     def test_other_arch(self) -> None:
         r = row(patch(CHECK, "arch/mips/sgi-ip27/ip27-nmi.c"))
-        self.assertIn("mips code, an architecture QEMU does not boot here", r.note)
+        self.assertIn("mips code, an architecture QEMU does not boot here", coverage.note(r))
 
     def test_unknown_code_is_named(self) -> None:
         r = row(patch(CHECK, "drivers/misc/widget.c"))
-        self.assertEqual(r.note, "compile-only: no guest test runs drivers/misc/widget.c")
+        self.assertEqual(coverage.note(r), "compile-only: no guest test runs drivers/misc/widget.c")
 
     def test_kconfig_bus_and_machine(self) -> None:
         with tempfile.TemporaryDirectory() as tmp:
@@ -114,19 +114,19 @@ class RowTest(unittest.TestCase):
                 "config FOO\n\ttristate \"foo\"\n\tdepends on PCI && NET\n\n"
                 "config BAR\n\ttristate \"bar\"\n\tdepends on ARCH_TEGRA\n")
             pci = row(patch(CHECK, "drivers/net/foo/foo.c"), tree=tree)
-            self.assertEqual(pci.note, "compile-only: needs a PCI device QEMU does not emulate (FOO)")
+            self.assertEqual(coverage.note(pci), "compile-only: needs a PCI device QEMU does not emulate (FOO)")
             board = row(patch(CHECK, "drivers/net/foo/bar_main.c"), tree=tree)
-            self.assertIn("needs ARCH_TEGRA, a machine QEMU does not boot here (BAR)", board.note)
+            self.assertIn("needs ARCH_TEGRA, a machine QEMU does not boot here (BAR)", coverage.note(board))
 
 
 class MutantsFileTest(unittest.TestCase):
     def test_other_series_digest_is_ignored(self) -> None:
         with tempfile.TemporaryDirectory() as tmp:
             path = Path(tmp) / "mutants.json"
-            path.write_text(json.dumps(mutants("p", ["x86_64:slip"])))
-            self.assertIsNotNone(coverage.load_mutants(path, "d"))
-            self.assertIsNone(coverage.load_mutants(path, "other"))
-            self.assertIsNone(coverage.load_mutants(Path(tmp) / "absent.json", "d"))
+            path.write_text(json.dumps(mutants("p", ["x86_64:slip"]).to_json()))
+            self.assertEqual(MutantsReport.load(path, "d"), mutants("p", ["x86_64:slip"]))
+            self.assertIsNone(MutantsReport.load(path, "other"))
+            self.assertIsNone(MutantsReport.load(Path(tmp) / "absent.json", "d"))
 
 
 if __name__ == "__main__":

@@ -8,17 +8,20 @@ from pathlib import Path
 from unittest import mock
 
 from demagic.core.proc import CommandError
+from demagic.model.series import Series
 from qemu import kernel
 from qemu.archs import I386, X86_64
 
 BASE = "1" * 40
 
 
-def series(root: Path, *texts: str) -> Path:
+def series(root: Path, *texts: str) -> Series:
+    """A series of one-line changes, each message one of texts."""
     root.mkdir(parents=True, exist_ok=True)
     for i, text in enumerate(texts, 1):
-        (root / f"{i:04d}-change.patch").write_text(text)
-    return root
+        (root / f"{i:04d}-change.patch").write_text(
+            f"Subject: {text}\ndiff --git a/f b/f\n--- a/f\n+++ b/f\n@@ -1 +1 @@\n-a\n+b\n")
+    return Series.load(root)
 
 
 def kept(dest: Path, key: str) -> None:

@@ -13,6 +13,7 @@ from unittest import mock
 
 from demagic.kernel import leftovers
 from demagic.model import patches as patch
+from demagic.model.reports import CHECKS, Cell, Row, Status, VerifyReport, failed, passed
 from verify import arches, checkpatch, kbuild, layout, matrix, reference
 
 DATA = Path(__file__).resolve().parent / "test_data"
@@ -72,7 +73,7 @@ class ReferenceTest(unittest.TestCase):
             "-\tint magic;", "-        int   magic;")
         theirs = patch.parse_text(text, Path("upstream.patch"))
         self.assertEqual(reference.differences(ours, theirs), [])
-        self.assertEqual(reference.compare(ours, [theirs], "ref").status, matrix.Status.PASS)
+        self.assertEqual(reference.compare(ours, [theirs], "ref").status, Status.PASS)
 
     def test_blanks_around_punctuation(self) -> None:
         self.assertEqual(reference.normalise("\tcp -> busy  = false ;"), "cp->busy=false;")
@@ -83,7 +84,7 @@ class ReferenceTest(unittest.TestCase):
         text = (DATA / "remove-foo-magic.patch").read_text().replace(
             "+\t(void)magic;", "+\t(void)magic; /* other */")
         cell = reference.compare(ours, [patch.parse_text(text, Path("u.patch"))], "ref")
-        self.assertEqual(cell.status, matrix.Status.PASS)
+        self.assertEqual(cell.status, Status.PASS)
         self.assertIn("differ in a trailing comment only", cell.reason)
 
     def test_a_code_difference_fails(self) -> None:
@@ -94,14 +95,14 @@ class ReferenceTest(unittest.TestCase):
         diffs = reference.differences(ours, theirs)
         self.assertEqual(len(diffs), 2)
         self.assertTrue(diffs[0].startswith("drivers/foo/foo.c: ours only: +"))
-        self.assertEqual(reference.compare(ours, [theirs], "ref").status, matrix.Status.FAIL)
+        self.assertEqual(reference.compare(ours, [theirs], "ref").status, Status.FAIL)
 
     def test_doc_difference_only_listed(self) -> None:
         ours = load("remove-foo-magic.patch")
         text = (DATA / "remove-foo-magic.patch").read_text().replace(
             "-FOO_MAGIC             0x4242", "-FOO_MAGIC             0x4243")
         cell = reference.compare(ours, [patch.parse_text(text, Path("u.patch"))], "ref")
-        self.assertEqual(cell.status, matrix.Status.PASS)
+        self.assertEqual(cell.status, Status.PASS)
         self.assertEqual(len(cell.details), 2)
 
     def test_no_counterpart_and_no_directory(self) -> None:
@@ -109,21 +110,21 @@ class ReferenceTest(unittest.TestCase):
         other = patch.parse_text((DATA / "remove-foo-magic.patch").read_text().replace(
             "remove FOO_MAGIC and\n QUEUE_MAGIC_{FREE,USED}", "remove BAR_MAGIC"), Path("b.patch"))
         self.assertIsNone(reference.counterpart(ours, [other]))
-        self.assertEqual(reference.compare(ours, [other], "ref").status, matrix.Status.NA)
-        self.assertEqual(reference.compare(ours, None, "ref").status, matrix.Status.NA)
+        self.assertEqual(reference.compare(ours, [other], "ref").status, Status.NA)
+        self.assertEqual(reference.compare(ours, None, "ref").status, Status.NA)
 
 
 class MatrixTest(unittest.TestCase):
-    def sample(self) -> matrix.Matrix:
-        row = matrix.Row(1, "0001-x.patch", "x: remove X_MAGIC | pipe")
-        row.cells["applies"] = matrix.passed("git am")
-        row.cells["builds"] = matrix.failed("1 problems", ["x86_64 a.o: new warning"])
-        return matrix.Matrix("linux-6.1 (6.1.192)", "series", "none", "full", ["note"], [row])
+    def sample(self) -> VerifyReport:
+        row = Row(1, "0001-x.patch", "x: remove X_MAGIC | pipe")
+        row.cells["applies"] = passed("git am")
+        row.cells["builds"] = failed("1 problems", ["x86_64 a.o: new warning"])
+        return VerifyReport("linux-6.1 (6.1.192)", "series", "none", "full", ["note"], [row])
 
     def test_any_fail_fails_the_matrix(self) -> None:
         m = self.sample()
         self.assertTrue(m.failed())
-        m.rows[0].cells["builds"] = matrix.passed("ok")
+        m.rows[0].cells["builds"] = passed("ok")
         self.assertFalse(m.failed())
 
     def test_text_explains_failures(self) -> None:
@@ -136,14 +137,14 @@ class MatrixTest(unittest.TestCase):
         md = matrix.render_markdown(self.sample())
         rows = [ln for ln in md.splitlines() if ln.startswith("| 01")]
         self.assertEqual(len(rows), 1)
-        self.assertEqual(rows[0].count(" | ") + 2, len(matrix.CHECKS) + 3)   # pipe escaped
+        self.assertEqual(rows[0].count(" | ") + 2, len(CHECKS) + 3)   # pipe escaped
         self.assertIn("Result: **FAIL**", md)
 
     def test_json_round_trip(self) -> None:
         data = json.loads(matrix.render_json(self.sample()))
         self.assertEqual(data["result"], "fail")
         self.assertEqual(data["patches"][0]["cells"]["builds"]["status"], "FAIL")
-        self.assertEqual(set(data["patches"][0]["cells"]), set(matrix.CHECKS))
+        self.assertEqual(set(data["patches"][0]["cells"]), set(CHECKS))
 
 
 class ArchTest(unittest.TestCase):
@@ -284,10 +285,10 @@ class CheckpatchTest(unittest.TestCase):
             patch = tree / "0001-x.patch"
             patch.write_text("Subject: x\n")
             cell = checkpatch.check(tree, patch)
-            self.assertEqual((cell.status, cell.reason), (matrix.Status.PASS, "no error, 1 warnings"))
+            self.assertEqual((cell.status, cell.reason), (Status.PASS, "no error, 1 warnings"))
             with mock.patch.dict(os.environ, {"FAKE_ERROR": "1"}):
                 cell = checkpatch.check(tree, patch)
-            self.assertEqual(cell.status, matrix.Status.FAIL)
+            self.assertEqual(cell.status, Status.FAIL)
             self.assertEqual(cell.details, ["0001-x.patch:9: ERROR:SPACING: b",
                                             "0001-x.patch:7: WARNING:AVOID_BUG: a"])
 

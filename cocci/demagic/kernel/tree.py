@@ -21,6 +21,7 @@ from typing import List, Optional, Sequence, Tuple
 
 from demagic.core import paths
 from demagic.core.paths import REPO_ROOT
+from demagic.model.series import Series
 from demagic.core.proc import CommandError, Progress, run
 from demagic.core.errors import DemagicError, UsageError
 
@@ -271,23 +272,12 @@ def pristine(kdir: Optional[Path] = None, progress: Optional[Progress] = None,
     return Tree(name, repo, base, kernel_version(repo), history, origin, tuple(dirty))
 
 
-def tree_of_series(series: Path) -> str:
-    """Which of Debian's trees a series was made for: its cover letter names the
-    package; else the directory's own name; else the default."""
-    cover = next(iter(sorted(series.glob("0000-cover-letter.patch"))), None)
-    if cover is not None:
-        m = re.search(r"\blinux-source-(\d+\.\d+)\b", cover.read_text(errors="replace"))
-        if m and f"linux-{m.group(1)}" in DEBIAN_TREES:
-            return f"linux-{m.group(1)}"
-    return series.name if series.name in DEBIAN_TREES else DEFAULT_NAME
-
-
-def series_patches(series: Path) -> List[Path]:
-    """The numbered patches of a format-patch directory, cover letter excluded."""
-    if not series.is_dir():
-        raise UsageError(f"SERIES={series}: no such directory")
-    return sorted(p for p in series.glob("[0-9][0-9][0-9][0-9]-*.patch")
-                  if not p.name.startswith("0000-"))
+def tree_of_series(series: Series) -> str:
+    """Which of Debian's trees a series was made for: the one its cover letter names;
+    else the directory's own name; else the default."""
+    if series.made_for in DEBIAN_TREES:
+        return series.made_for
+    return series.path.name if series.path.name in DEBIAN_TREES else DEFAULT_NAME
 
 
 def work_path(name: str) -> Path:
@@ -295,7 +285,7 @@ def work_path(name: str) -> Path:
     return paths.BUILD / "work" / name
 
 
-def worktree(tree: Tree, series: Optional[Path] = None, upto: Optional[int] = None) -> Path:
+def worktree(tree: Tree, series: Optional[Series] = None, upto: Optional[int] = None) -> Path:
     """The work copy of tree (a git worktree), reset to the pristine commit, with series
     applied by git am.  upto limits the series to its first N.
 
@@ -323,7 +313,7 @@ def worktree(tree: Tree, series: Optional[Path] = None, upto: Optional[int] = No
         raise DemagicError(f"cannot set up the work copy {path} of {tree.name} "
                            f"({exc.output.strip().splitlines()[-1] if exc.output.strip() else exc}); "
                            "make clean removes the work copies") from exc
-    patches = (series_patches(series) if series is not None else [])[:upto]
+    patches = (series.paths if series is not None else [])[:upto]
     if not patches:
         return path
     # one git am for the whole series (a process per patch costs seconds); where it
@@ -351,7 +341,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     if args.worktree:
         from demagic.core import lock
         with lock.holding(tree_key(args.kdir, args.tree), "demagic tree --worktree"):
-            print(worktree(tree, args.series, args.upto))
+            print(worktree(tree, Series.load(args.series) if args.series else None, args.upto))
     else:
         print(tree.repo)
     return 0

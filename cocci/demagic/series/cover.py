@@ -4,7 +4,6 @@ tested and how it was made (the semantic patches themselves)."""
 
 from __future__ import annotations
 
-import json
 import textwrap
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -15,12 +14,9 @@ from demagic.model.target import group_name
 from demagic.series import message
 from demagic.series.write import Entry
 from demagic.model.candidate import Candidate, Verdict
+from demagic.model.reports import BootReport, Coverage, Status, VerifyReport
 from demagic.rewrite.apply import RULE_OF
 from demagic.kernel.tree import Tree
-
-# boot-test's note on a patch whose code ran but no test caught a mutant of it; the
-# cover letter lists such patches under a heading that says this already.
-UNCAUGHT = "ran, but caught no mutant of this patch: "
 
 ACTIONS = {Verdict.REMOVE: "remove the tag", Verdict.FLAG: "make it a bool",
            Verdict.KEEP: "drop the row only"}
@@ -99,19 +95,10 @@ def left_out(f: Facts) -> List[str]:
     return out
 
 
-def load(path: Path, digest: str) -> Optional[Dict[str, Any]]:
-    """A report beside the series, if it was made for exactly these patches."""
-    try:
-        data = json.loads(path.read_text())
-    except (OSError, ValueError):
-        return None
-    return data if data.get("series_digest") == digest else None
-
-
 def testing(f: Facts) -> str:
     head = "Testing"
-    verify = load(f.reports / "verify.json", f.digest) if f.reports else None
-    boot = load(f.reports / "boot-test.json", f.digest) if f.reports else None
+    verify = VerifyReport.load(f.reports / "verify.json", f.digest) if f.reports else None
+    boot = BootReport.load(f.reports / "boot-test.json", f.digest) if f.reports else None
     if verify is None and boot is None:
         return (f"{head}: not yet verified.\n"
                 + flow(f"make verify SERIES={f.series} and make boot-test SERIES={f.series} "
@@ -129,37 +116,31 @@ def testing(f: Facts) -> str:
     return "\n".join(lines)
 
 
-def verify_lines(report: Dict[str, Any]) -> List[str]:
-    rows = report.get("patches", [])
-    bad = [r for r in rows if any(c.get("status") == "FAIL" for c in r.get("cells", {}).values())]
-    out = [flow(f"make verify on {report.get('tree', 'the tree')}: "
+def verify_lines(report: VerifyReport) -> List[str]:
+    bad = [r for r in report.rows if r.failures()]
+    out = [flow(f"make verify on {report.tree}: "
                 + ("every patch applies with git am, leaves no reference to what it removes, "
                    "is clean under checkpatch and, where it touches code, builds W=1 with no "
                    "new warning and keeps the series bisectable."
                    if not bad else f"{len(bad)} patches fail a check (see verify.md)."), "- ")]
-    builds = []
-    for r in rows:
-        cell = r.get("cells", {}).get("builds", {})
-        if cell.get("status") == "pass":
-            builds.append(f"{r['number']:02d} {cell.get('reason', '').split(', no new')[0]}")
+    builds = [f"{r.number:02d} {r.built_text()}" for r in report.rows
+              if r.cell("builds").status is Status.PASS]
     if builds:
         out.append(flow("built: " + "; ".join(builds) + ".", "- "))
     return out
 
 
-def boot_lines(report: Dict[str, Any]) -> List[str]:
+def boot_lines(report: BootReport) -> List[str]:
     proven, unproven, compile_only = [], [], []
-    for row in report.get("coverage", []):
-        number = row.get("number", 0)
-        note = row.get("note", "")
-        if row.get("tests"):
-            proven.append(f"{number:02d} {', '.join(row['tests'])}")
-        elif row.get("ran"):
-            why = note.replace(UNCAUGHT, "")
-            unproven.append(f"{number:02d} {', '.join(row['ran'])}" + (f" ({why})" if why else ""))
+    for row in report.coverage:
+        why = "; ".join(row.notes)
+        if row.status is Coverage.EXERCISED:
+            proven.append(f"{row.number:02d} {', '.join(row.tests)}")
+        elif row.status is Coverage.RAN:
+            unproven.append(f"{row.number:02d} {', '.join(row.ran)}" + (f" ({why})" if why else ""))
         else:
-            compile_only.append(f"{number:02d} ({note.replace('compile-only: ', '')})")
-    verdict = "all tests pass before and after" if report.get("passed") else \
+            compile_only.append(f"{row.number:02d} ({why})")
+    verdict = "all tests pass before and after" if report.passed else \
         "some tests fail (see boot-test.md)"
     out = [flow(f"make boot-test, kernels before and after the series in QEMU: {verdict}.", "- ")]
     if proven:

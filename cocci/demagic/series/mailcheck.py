@@ -14,7 +14,6 @@ is 1 when any check fails.
 
 from __future__ import annotations
 
-import argparse
 import os
 import re
 import shutil
@@ -23,8 +22,8 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Dict, List, Optional, Sequence
 
+from demagic.model.series import Series
 from demagic.kernel import checkpatch as kcheckpatch
-from demagic.core import lock
 from demagic.model import patches
 from demagic.kernel import tree as trees
 from demagic.core.errors import DemagicError, UsageError
@@ -50,13 +49,13 @@ def addressed(paths: Sequence[Path], report: Report) -> None:
         report.notes.append(f"addressed: {len(paths)} mails, each with a To:")
 
 
-def applies(tree: trees.Tree, series: Path, report: Report) -> None:
+def applies(tree: trees.Tree, series: Series, report: Report) -> None:
     try:
         trees.worktree(tree, series)
     except DemagicError as exc:
         report.fail(f"git am: {exc}")
         return
-    report.notes.append(f"git am: {len(trees.series_patches(series))} patches apply on {tree.name}")
+    report.notes.append(f"git am: {len(series.patches)} patches apply on {tree.name}")
 
 
 def _patch_line(text: str, number: int) -> str:
@@ -111,7 +110,7 @@ def checkpatch(work: Path, numbered: Sequence[Path], report: Report) -> None:
     report.notes.append(f"checkpatch --strict: no error, {count} warnings or checks (listed)")
 
 
-def b4_reads(series: Path, paths: Sequence[Path], report: Report) -> None:
+def b4_reads(paths: Sequence[Path], report: Report) -> None:
     if shutil.which("b4") is None:
         report.fail("b4: not installed (apt-get install b4)")
         return
@@ -138,37 +137,14 @@ def b4_reads(series: Path, paths: Sequence[Path], report: Report) -> None:
     report.notes.append(f"b4 am: reads the thread, {want} patches")
 
 
-def check(series: Path, tree: trees.Tree, progress: Progress) -> Report:
-    paths = sorted(series.glob("[0-9][0-9][0-9][0-9]-*.patch"))
-    numbered = [p for p in paths if not p.name.startswith("0000-")]
-    if not numbered:
-        raise UsageError(f"SERIES={series}: no numbered patches")
+def check(series: Series, tree: trees.Tree, progress: Progress) -> Report:
     report = Report()
-    progress.step(f"check-mail {series}: addresses")
-    addressed(paths, report)
+    progress.step(f"check-mail {series.path}: addresses")
+    addressed(series.mails, report)
     progress.step("check-mail: git am on the pristine tree")
     applies(tree, series, report)
     progress.step("check-mail: checkpatch --strict")
-    checkpatch(tree.repo, numbered, report)
+    checkpatch(tree.repo, series.paths, report)
     progress.step("check-mail: b4 am")
-    b4_reads(series, paths, report)
+    b4_reads(series.mails, report)
     return report
-
-
-def main(argv: Optional[Sequence[str]] = None) -> int:
-    parser = argparse.ArgumentParser(prog="demagic check-mail", description=__doc__,
-                                     formatter_class=argparse.RawDescriptionHelpFormatter)
-    parser.add_argument("--series", type=Path, required=True)
-    parser.add_argument("--kdir", type=Path)
-    parser.add_argument("--tree", help="Debian's tree (default: the one the series names)")
-    args = parser.parse_args(argv)
-    name = trees.check_tree_name(args.tree) if args.tree else trees.tree_of_series(args.series)
-    with lock.holding(trees.tree_key(args.kdir, name), "check-mail"):
-        tree = trees.pristine(args.kdir, tree_name=name)
-        report = check(args.series, tree, Progress())
-    for note in report.notes:
-        print(f"  {note}")
-    for failure in report.failures:
-        print(f"FAIL {failure}")
-    print(f"check-mail: {'FAILED' if report.failures else 'passed'} ({args.series})")
-    return 1 if report.failures else 0
