@@ -16,8 +16,8 @@ from demagic.core.errors import DemagicError
 from demagic.core.proc import Progress
 from demagic.kernel import tree as dtree
 from demagic.model.series import Series
-from qemu import kernel, trees
-from qemu.archs import Flavour
+from qemu import kernel, sync
+from qemu.machines import Flavour
 from qemu.builds import work_root
 from qemu.session import boot_once
 from qemu.suite import STATES, Subject, cmd_run, kernels_for
@@ -75,9 +75,9 @@ def _forget_after(tr: dtree.Tree, series: Series, flavour: Flavour, headers: boo
     for arch in flavour.archs:
         _remove(root / f"{arch.name}-after")
     if headers:
-        trees.sync(tr, None, root)
+        sync.sync(tr, None, root)
         return
-    wt = trees.sync(tr, series, root)
+    wt = sync.sync(tr, series, root)
     for rel in sorted(series.touched()):
         if rel.endswith(".c") and (wt / rel).is_file():
             os.utime(wt / rel)

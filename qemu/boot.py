@@ -14,7 +14,7 @@ from pathlib import Path
 from typing import List, Optional, Sequence
 
 from demagic.core.proc import CHILDREN, verbose
-from qemu.archs import Arch, GuestTest
+from qemu.machines import Machine, GuestTest
 
 GUEST_TIMEOUT = 60      # per test, enforced in the guest by busybox timeout
 SILENCE_TIMEOUT = 90.0  # no console output for this long: the guest hung
@@ -29,12 +29,12 @@ class BootResult:
     log: Path
 
 
-def test_timeout(arch: Arch, test: Optional[GuestTest] = None) -> int:
+def test_timeout(arch: Machine, test: Optional[GuestTest] = None) -> int:
     """Seconds a test (None: one without a timeout of its own) may take in arch's guest."""
     return ((test.timeout if test is not None else 0) or GUEST_TIMEOUT) * arch.slowdown
 
 
-def qemu_argv(arch: Arch, image: Path, initrd: Path, tests: Sequence[str],
+def qemu_argv(arch: Machine, image: Path, initrd: Path, tests: Sequence[str],
               devices: Sequence[str], limits: Sequence[str] = ()) -> List[str]:
     """The QEMU command line: TCG, no network, only a serial console and the devices asked.
     limits: "test:seconds" for the tests that may run longer than GUEST_TIMEOUT."""

@@ -14,8 +14,8 @@ from demagic.core.proc import Progress
 from demagic.kernel import tree as dtree
 from demagic.model.patches import Patch
 from demagic.model.series import Series
-from qemu import kernel, probe, trees
-from qemu.archs import FLAVOURS, Arch, Flavour
+from qemu import kernel, probe, sync
+from qemu.machines import FLAVOURS, Machine, Flavour
 
 def work_root(tr: dtree.Tree, flavour: Flavour = FLAVOURS["plain"]) -> Path:
     """build/qemu/<tree>, and a directory of its own below it for each other flavour."""
@@ -26,7 +26,7 @@ def work_root(tr: dtree.Tree, flavour: Flavour = FLAVOURS["plain"]) -> Path:
 @dataclass(frozen=True)
 class Probing:
     """The probe of one series: its plan and the fragment file every state builds with."""
-    arch: Arch
+    arch: Machine
     plan: probe.Plan
     fragment: Path
 
@@ -56,7 +56,7 @@ def build_kernels(tr: dtree.Tree, series: Optional[Series], label: str, jobs: in
     """
     builds: Dict[str, kernel.Build] = {}
     todo: Dict[str, Tuple[Path, str]] = {}
-    def frag(arch: Arch) -> Optional[Path]:
+    def frag(arch: Machine) -> Optional[Path]:
         return probed.fragment if probed is not None and probed.arch == arch else None
 
     root = work_root(tr, flavour)
@@ -69,7 +69,7 @@ def build_kernels(tr: dtree.Tree, series: Optional[Series], label: str, jobs: in
             builds[arch.name] = hit
         else:
             todo[arch.name] = (dest, key)
-    src = trees.sync(tr, series, root) if todo else None
+    src = sync.sync(tr, series, root) if todo else None
     for arch in flavour.archs:
         if src is not None and arch.name in todo:
             dest, key = todo[arch.name]

@@ -12,7 +12,7 @@ from demagic.core.proc import cap_jobs, guarded
 from demagic.kernel import tree as dtree
 from demagic.model.series import Series
 from qemu.bench import cmd_bench
-from qemu.archs import FLAVOURS
+from qemu.machines import FLAVOURS
 from qemu.suite import Subject, cmd_mutant, cmd_run, given_series, resolve, tree_name
 
 def add_tree_opts(p: argparse.ArgumentParser) -> None:

@@ -22,7 +22,7 @@ from demagic.model.patches import Patch
 from demagic.model.reports import Coverage, CoverageRow, MutantsReport
 from demagic.kernel.grep import grep_tree
 from qemu import probe
-from qemu.archs import GuestTest
+from qemu.machines import GuestTest
 
 DOC_PREFIX = "Documentation/"
 PROBE = probe.NAME        # the guest test that loads the series' modules

@@ -15,7 +15,7 @@ from demagic.core.files import replacing, replacing_dir
 from demagic.core.proc import CommandError, run
 from demagic.core.errors import DemagicError
 from qemu import probe, selftests
-from qemu.archs import Arch
+from qemu.machines import Machine
 from qemu.kernel import Build
 
 GUEST = Path(__file__).resolve().parent / "guest"
@@ -34,7 +34,7 @@ def _stale(target: Path, *sources: Path) -> bool:
     return any(s.stat().st_mtime > mtime for s in sources)
 
 
-def guest_programs(arch: Arch, work: Path) -> List[Path]:
+def guest_programs(arch: Machine, work: Path) -> List[Path]:
     """Every guest/*.c compiled static for arch (32-bit via -m32)."""
     outdir = work / f"guest-{arch.name}"
     outdir.mkdir(parents=True, exist_ok=True)
@@ -61,7 +61,7 @@ def guest_programs(arch: Arch, work: Path) -> List[Path]:
     return progs
 
 
-def busybox(arch: Arch, work: Path) -> Path:
+def busybox(arch: Machine, work: Path) -> Path:
     """A static busybox for arch: the host's, or Debian's busybox-static of that architecture."""
     if arch.busybox == "host":
         if not HOST_BUSYBOX.exists():
@@ -130,7 +130,7 @@ def _tools_lock(work: Path) -> Iterator[None]:
         yield
 
 
-def tools(arch: Arch, src: Path, work: Path) -> Tuple[Path, List[Path], Path]:
+def tools(arch: Machine, src: Path, work: Path) -> Tuple[Path, List[Path], Path]:
     """(busybox, guest programs, gen_init_cpio) for arch, made once in work."""
     with _tools_lock(work):
         return busybox(arch, work), guest_programs(arch, work), gen_init_cpio(src, work)

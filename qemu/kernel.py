@@ -10,14 +10,14 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import List, Optional, Sequence, Tuple
 
+from demagic.kernel.build import BuildError, checked as config_checked, configure as kconfigure
 from demagic.core.files import replacing_dir
 from demagic.model.series import Series
 from demagic.core.proc import BATCH, CommandError, disk_full, run
-from demagic.core.errors import DemagicError
 from demagic.core import ccache
 from demagic.kernel import kconfig
 from qemu import probe, selftests
-from qemu.archs import Arch, GuestTest
+from qemu.machines import Machine, GuestTest
 
 QEMU_DIR = Path(__file__).resolve().parent
 CONFIGS = QEMU_DIR / "configs"
@@ -30,14 +30,10 @@ TESTS_FILE = "tests"     # the guest tests whose Kconfig symbols this kernel has
 KEPT_FORMAT = "2"        # what a kept kernel holds beside its image; a change rebuilds them
 
 
-class BuildError(DemagicError):
-    """A kernel, its modules or a test module did not build."""
-
-
 @dataclass(frozen=True)
 class Build:
     """What one kernel build produced."""
-    arch: Arch
+    arch: Machine
     out: Path        # the kept copy: image, modroot/, release, inputs key
     image: Path
     modroot: Path    # INSTALL_MOD_PATH: lib/modules/<release>/...
@@ -49,9 +45,9 @@ class Build:
         return [t for t in self.arch.tests if t not in self.tests]
 
 
-def _make(src: Path, out: Path, arch: Arch, *targets: str, jobs: int = 2,
+def _make(src: Path, out: Path, arch: Machine, *targets: str, jobs: int = 2,
           log: Path | None = None) -> None:
-    argv = [*BATCH, "make", "-C", str(src), f"O={out}", f"ARCH={arch.kernel_arch}", f"-j{jobs}",
+    argv = [*BATCH, "make", "-C", str(src), f"O={out}", f"ARCH={arch.karch}", f"-j{jobs}",
             *([f"CC={CCACHE_CC}"] if ccache.available() else []), *targets]
     try:
         res = run(argv, timeout=BUILD_TIMEOUT, env=ccache.env())
@@ -70,13 +66,13 @@ def _make(src: Path, out: Path, arch: Arch, *targets: str, jobs: int = 2,
         log.write_text(res.stdout + res.stderr)
 
 
-def fragments(arch: Arch) -> List[Path]:
+def fragments(arch: Machine) -> List[Path]:
     """The arch's own fragments, then those of its tests, in order, each once."""
     names = [*arch.fragments, *(t.config for t in arch.tests if t.config)]
     return [CONFIGS / name for name in dict.fromkeys(names)]
 
 
-def test_modules(arch: Arch) -> List[Path]:
+def test_modules(arch: Machine) -> List[Path]:
     """The directories under modules/ of the test modules the arch's tests load."""
     return [TEST_MODULES / name for name in dict.fromkeys(m for t in arch.tests for m in t.modules)]
 
@@ -89,7 +85,7 @@ def _fingerprint(paths: Sequence[Path], src: Path) -> str:
     return digest.hexdigest()
 
 
-def configure(src: Path, out: Path, arch: Arch, probe_fragment: Optional[Path] = None) -> List[str]:
+def configure(src: Path, out: Path, arch: Machine, probe_fragment: Optional[Path] = None) -> List[str]:
     """tinyconfig + fragments via merge_config.sh, then check nothing was dropped.
 
     Settings of symbols the tree does not declare (a driver it no longer has)
@@ -105,7 +101,7 @@ def configure(src: Path, out: Path, arch: Arch, probe_fragment: Optional[Path] =
     key = _fingerprint(frags + extra, src)
     if config.exists() and stamp.exists() and stamp.read_text().strip() == key and \
             checked.exists():
-        kconfig.check(kconfig.parse(checked.read_text(), str(checked)), config)
+        config_checked(arch, out, kconfig.parse(checked.read_text(), str(checked)))
         return []
     out.mkdir(parents=True, exist_ok=True)
     wanted, left_out = kconfig.fit(src, frags, fitted)
@@ -114,19 +110,13 @@ def configure(src: Path, out: Path, arch: Arch, probe_fragment: Optional[Path] =
     hard = {k: v for k, v in wanted.items() if merged[k] == v}
     fitted.write_text(kconfig.render(merged))
     checked.write_text(kconfig.render(hard))
-    _make(src, out, arch, "tinyconfig")
-    run([str(src / "scripts/kconfig/merge_config.sh"), "-m", "-O", str(out), str(config),
-         str(fitted)], cwd=src, env={"ARCH": arch.kernel_arch})
-    _make(src, out, arch, "olddefconfig")
-    try:
-        kconfig.check(hard, config)
-    except kconfig.ConfigError as exc:
-        raise BuildError(str(exc)) from exc
+    kconfigure(src, out, arch, lambda target: _make(src, out, arch, target), "tinyconfig",
+               fitted, hard)
     stamp.write_text(key + "\n")
     return left_out
 
 
-def inputs_key(base: str, series: Optional[Series], arch: Arch,
+def inputs_key(base: str, series: Optional[Series], arch: Machine,
                probe_fragment: Optional[Path] = None) -> str:
     """What a kernel build depends on: tree commit, series, fragments (the probe's too),
     test modules, compiler."""
@@ -145,7 +135,7 @@ def _compiler() -> str:
     return run(["gcc", "--version"]).stdout
 
 
-def snapshot(arch: Arch, dest: Path) -> Build:
+def snapshot(arch: Machine, dest: Path) -> Build:
     """The Build kept in dest by build()."""
     release = dest / RELEASE_FILE
     listed = (dest / TESTS_FILE).read_text().split() if (dest / TESTS_FILE).exists() else None
@@ -160,13 +150,13 @@ def snapshot(arch: Arch, dest: Path) -> Build:
                  release.read_text().strip() if release.exists() else "", tests)
 
 
-def runnable(arch: Arch, config: Path) -> List[GuestTest]:
+def runnable(arch: Machine, config: Path) -> List[GuestTest]:
     """The arch's tests whose Kconfig symbols the final .config has (y or m)."""
     final = kconfig.parse(config.read_text(), str(config))
     return [t for t in arch.tests if all(final.get(s, "n") in ("y", "m") for s in t.symbols)]
 
 
-def cached(arch: Arch, dest: Path, key: str) -> Optional[Build]:
+def cached(arch: Machine, dest: Path, key: str) -> Optional[Build]:
     """dest's Build if it was made from exactly these inputs."""
     stamp = dest / KEY_FILE
     if stamp.is_file() and stamp.read_text().strip() == key:
@@ -174,7 +164,7 @@ def cached(arch: Arch, dest: Path, key: str) -> Optional[Build]:
     return None
 
 
-def build(src: Path, out: Path, arch: Arch, jobs: int, dest: Path, key: str,
+def build(src: Path, out: Path, arch: Machine, jobs: int, dest: Path, key: str,
           plan: Optional[probe.Plan] = None, probe_fragment: Optional[Path] = None) -> Build:
     """Build src in out (incremental), then keep image and modules in dest.
 
@@ -208,7 +198,7 @@ def build(src: Path, out: Path, arch: Arch, jobs: int, dest: Path, key: str,
     return snapshot(arch, dest)
 
 
-def build_test_modules(src: Path, out: Path, arch: Arch, jobs: int) -> List[Path]:
+def build_test_modules(src: Path, out: Path, arch: Machine, jobs: int) -> List[Path]:
     """The test modules of the arch's tests, each copied beside O= and built with M=."""
     built = []
     for moddir in test_modules(arch):

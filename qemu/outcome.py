@@ -11,7 +11,7 @@ from typing import Dict, List, Sequence, Set, Tuple
 
 from demagic.core.errors import DemagicError
 from qemu import boot, coverage, ktap
-from qemu.archs import Arch, GuestTest
+from qemu.machines import Machine, GuestTest
 
 DURATION = re.compile(r"^# (\S+): ([\d.]+) s to ([\d.]+) s since boot", re.M)   # which tests caught which mutant, for the coverage table
 
@@ -20,7 +20,7 @@ DURATION = re.compile(r"^# (\S+): ([\d.]+) s to ([\d.]+) s since boot", re.M)   
 class Outcome:
     """One boot of one kernel: its tests' results and the console's crash lines."""
     state: str
-    arch: Arch
+    arch: Machine
     results: List[ktap.Result]
     crashes: List[str]
     boot: boot.BootResult

@@ -22,7 +22,7 @@ from demagic.kernel.kbuild import enabled, levels, module_of, object_of
 from demagic.kernel.kdeps import Reader
 from demagic.model.patches import Patch
 from qemu import selftests
-from qemu.archs import Arch, GuestTest
+from qemu.machines import Machine, GuestTest
 
 FRAGMENT = "probe.config"     # beside the arch's O= directory
 LIST = "probe.list"           # in a kept kernel: "module patch path" per line
@@ -54,11 +54,11 @@ class Plan:
 HOST_SHARE = ("VIRTIO_PCI", "NET_9P_VIRTIO", "9P_FS", "TMPFS")
 
 
-def _srcarch(arch: Arch) -> str:
-    return "x86" if arch.kernel_arch in ("x86_64", "i386") else arch.kernel_arch
+def _srcarch(arch: Machine) -> str:
+    return "x86" if arch.karch in ("x86_64", "i386") else arch.karch
 
 
-def plan(patches: Sequence[Patch], tree: Path, arch: Arch,
+def plan(patches: Sequence[Patch], tree: Path, arch: Machine,
          static: Dict[str, str]) -> Plan:
     """What to build for the probe on arch; static (the arch's own fragments) wins
     wherever it sets a symbol to y or m."""

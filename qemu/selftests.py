@@ -25,7 +25,7 @@ from typing import Dict, List, Optional, Sequence, Tuple
 
 from demagic.kernel import kconfig
 from demagic.kernel.grep import grep_tree
-from qemu.archs import GuestTest
+from qemu.machines import GuestTest
 
 SELFTESTS = "tools/testing/selftests"
 LIST = "kselftest.list"       # in a kept kernel: "dir script" per line (host paths)

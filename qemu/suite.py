@@ -19,7 +19,7 @@ from demagic.kernel import tree as dtree
 from demagic.model.reports import MutantRecord, MutantsReport
 from demagic.model.series import Series
 from qemu import coverage, mutant, probe
-from qemu.archs import FLAVOURS, Flavour
+from qemu.machines import FLAVOURS, Flavour
 from qemu.builds import build_kernels, probing, work_root
 from qemu.outcome import Outcome, new_reports, regressions, require_verdicts, result_lines
 from qemu.report import report, report_json

@@ -18,7 +18,7 @@ from typing import Any, Dict, Optional, Sequence, Set
 
 from demagic.core.files import write_atomic
 from demagic.core.proc import run
-from verify.kbuild import CCWRAP, BuildDir, Diagnostic, ObjectResult
+from verify.builddir import CCWRAP, BuildDir, Diagnostic, ObjectResult
 
 NAME = "base-results.json"
 

@@ -16,7 +16,7 @@ import time
 from demagic.core.proc import Progress
 from demagic.core import paths
 from demagic.kernel.tree import pristine
-from verify.arches import ARCHES
+from verify.targets import ARCHES
 from verify.run import Options, verify
 
 COLD_TARGET = 15 * 60

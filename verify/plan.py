@@ -8,7 +8,8 @@ from pathlib import Path
 from typing import Callable, Dict, List, Sequence, Tuple
 
 from demagic.core.proc import run
-from verify.arches import Arch, candidates, enabled, object_of
+from demagic.kernel.kbuild import enabled, object_of
+from verify.targets import Target, candidates
 from demagic.model.patches import Patch
 
 # A header-only patch is proved by this many of the sources that include it.
@@ -59,7 +60,7 @@ def sources_of(wt: Path, patch: Patch) -> List[str]:
     return out
 
 
-def plan(wt: Path, patch: Patch, config_of: Callable[[Arch], Dict[str, str]]) -> ObjectPlan:
+def plan(wt: Path, patch: Patch, config_of: Callable[[Target], Dict[str, str]]) -> ObjectPlan:
     """Each source's object on the first candidate architecture whose .config builds it."""
     result = ObjectPlan(sources=sources_of(wt, patch))
     for src in result.sources:

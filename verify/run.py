@@ -18,8 +18,8 @@ from demagic.kernel.tree import GIT_ENV, Tree, pristine, worktree
 from demagic.model.series import Series
 from demagic.kernel import leftovers
 from verify import basecache, checkpatch, layout, reference
-from verify.arches import ARCHES, Arch, by_name
-from verify.kbuild import BuildDir, BuildError, ObjectResult, new_warnings, pahole, tools_missing
+from verify.targets import ARCHES, Target, by_name
+from verify.builddir import BuildDir, BuildError, ObjectResult, new_warnings, pahole, tools_missing
 from demagic.model.reports import objects_text, Cell, Row, VerifyReport, failed, not_applicable, passed
 from demagic.model.patches import Patch, Removed, added_members, removed_identifiers
 from verify.plan import ObjectPlan, plan, union
@@ -74,7 +74,7 @@ class Walk:
     rows: List[Row] = field(default_factory=list)
 
 
-def build_dir(walk: Walk, arch: Arch, state: str, jobs: int) -> BuildDir:
+def build_dir(walk: Walk, arch: Target, state: str, jobs: int) -> BuildDir:
     if arch.name not in walk.dirs:
         out = paths.BUILD / "verify" / walk.tree.name / f"{arch.name}-{state}"
         walk.dirs[arch.name] = BuildDir(arch, walk.wt, out, jobs)
@@ -218,7 +218,7 @@ def old_text(wt: Path) -> Callable[[str], str]:
 
 def prepare(walk: Walk, opts: Options, progress: Progress) -> None:
     """Plans (needs configured build dirs), removed identifiers, and the base build."""
-    def config_of(arch: Arch) -> Dict[str, str]:
+    def config_of(arch: Target) -> Dict[str, str]:
         bdir = build_dir(walk, arch, opts.state, opts.jobs)
         if not bdir.configured():
             progress.step(f"configuring {arch.name} ({arch.defconfig} + fragment)")

@@ -99,7 +99,6 @@ class BenchCompareTest(unittest.TestCase):
         """bench's spatch runs use the tree's work copy, shared by every command."""
         import fcntl
         from demagic.cli import bench
-        from demagic.kernel import tree as trees
         held = []
 
         def probe(name: str, *_: object) -> list:

@@ -14,7 +14,7 @@ from unittest import mock
 from pathlib import Path
 from typing import Any, Dict, List
 
-from demagic.scan import candidates, discover, structs
+from demagic.scan import discover, structs
 from demagic.judge import verdicts as judge
 from demagic.kernel import source as dtexts
 from demagic.kernel.grep import Grep

@@ -8,6 +8,7 @@ import unittest
 from pathlib import Path
 
 from demagic.kernel import kbuild
+from demagic.kernel.kbuild import enabled, object_of
 from demagic.kernel.kdeps import Reader, need
 
 FILES = {
@@ -97,6 +98,36 @@ class KdepsTest(unittest.TestCase):
         self.assertIsNone(need("X && A", usable, {}))
         self.assertIsNone(need("!A", usable, {"A": "y"}))
         self.assertEqual(need("!A", usable, {}), [])
+
+
+class EnabledTest(unittest.TestCase):
+    def test_object_of(self) -> None:
+        self.assertIsNone(object_of("include/linux/fs.h"))
+        self.assertEqual(object_of("arch/mips/kernel/head.S"), "arch/mips/kernel/head.o")
+
+    def fake_tree(self, root: Path) -> None:
+        (root / "drivers/scsi/arm").mkdir(parents=True)
+        (root / "drivers/scsi/Makefile").write_text(
+            "obj-$(CONFIG_SCSI_ZALON)\t+= zalon7xx.o\nobj-$(CONFIG_ARM) += arm/\n"
+            "zalon7xx-objs\t:= zalon.o \\\n\tncr53c8xx.o\n")
+        (root / "drivers/scsi/arm/Makefile").write_text(
+            "obj-$(CONFIG_SCSI_CUMANA_2)\t+= cumana_2.o fas216.o queue.o\n")
+        (root / "drivers/Makefile").write_text("obj-$(CONFIG_SCSI) += scsi/\n")
+
+    def test_enabled_follows_composites_and_directories(self) -> None:
+        with tempfile.TemporaryDirectory() as tmp:
+            root = Path(tmp)
+            self.fake_tree(root)
+            on = {"CONFIG_SCSI": "y", "CONFIG_SCSI_ZALON": "y"}
+            self.assertTrue(enabled(root, "drivers/scsi/ncr53c8xx.o", on)[0])
+            ok, why = enabled(root, "drivers/scsi/ncr53c8xx.o", {"CONFIG_SCSI": "y"})
+            self.assertFalse(ok)
+            self.assertIn("CONFIG_SCSI_ZALON", why)
+            arm = {"CONFIG_SCSI": "y", "CONFIG_SCSI_CUMANA_2": "m"}
+            self.assertFalse(enabled(root, "drivers/scsi/arm/queue.o", arm)[0])
+            arm["CONFIG_ARM"] = "y"
+            self.assertTrue(enabled(root, "drivers/scsi/arm/queue.o", arm)[0])
+            self.assertFalse(enabled(root, "drivers/scsi/arm/nothere.o", arm)[0])
 
 
 if __name__ == "__main__":

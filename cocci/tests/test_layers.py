@@ -12,7 +12,7 @@ import ast
 import tempfile
 import unittest
 from pathlib import Path
-from typing import Dict, Iterable, List, Optional, Set, Tuple
+from typing import Dict, List, Optional, Set
 
 ROOT = Path(__file__).resolve().parents[2]
 PACKAGES = {"demagic": ROOT / "cocci" / "demagic", "verify": ROOT / "verify", "qemu": ROOT / "qemu"}

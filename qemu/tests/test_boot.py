@@ -9,7 +9,7 @@ from pathlib import Path
 from demagic.kernel import kconfig
 from qemu.tests import test_kernel
 from qemu import boot, kernel
-from qemu.archs import FLAVOURS, I386, X86_64
+from qemu.machines import FLAVOURS, I386, X86_64
 
 
 class ArgvTest(unittest.TestCase):
@@ -31,7 +31,7 @@ class ArgvTest(unittest.TestCase):
 class FlavourTest(unittest.TestCase):
     def test_debug_kernels_are_their_own(self) -> None:
         plain, debug = FLAVOURS["plain"].archs, FLAVOURS["debug"].archs
-        self.assertEqual([a.kernel_arch for a in plain], [a.kernel_arch for a in debug])
+        self.assertEqual([a.karch for a in plain], [a.karch for a in debug])
         self.assertFalse({a.name for a in plain} & {a.name for a in debug})
         for arch in debug:
             self.assertIn("debug.config", arch.fragments)

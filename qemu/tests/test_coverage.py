@@ -5,12 +5,12 @@ import json
 import tempfile
 import unittest
 from pathlib import Path
-from typing import Dict, Optional, Sequence
+from typing import Optional, Sequence
 
 from demagic.model.patches import Patch, parse_text
 from demagic.model.reports import CoverageRow, MutantRecord, MutantsReport
 from qemu import coverage, probe
-from qemu.archs import GuestTest
+from qemu.machines import GuestTest
 
 CHECK = "-\tif (!p || p->magic != X_MAGIC)\n+\tif (!p)\n"
 SET_ONLY = "-\tp->magic = X_MAGIC;\n"

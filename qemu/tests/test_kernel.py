@@ -8,9 +8,10 @@ from pathlib import Path
 from unittest import mock
 
 from demagic.core.proc import CommandError
+from demagic.kernel import kconfig
 from demagic.model.series import Series
 from qemu import kernel
-from qemu.archs import I386, X86_64
+from qemu.machines import I386, X86_64
 
 BASE = "1" * 40
 
@@ -29,6 +30,12 @@ def kept(dest: Path, key: str) -> None:
     (dest / "bzImage").write_bytes(b"image")
     (dest / kernel.RELEASE_FILE).write_text("6.1.0\n")
     (dest / kernel.KEY_FILE).write_text(key + "\n")
+
+
+class FragmentsTest(unittest.TestCase):
+    def test_shipped_fragments_parse(self) -> None:
+        for frag in kernel.CONFIGS.rglob("*.config"):
+            self.assertTrue(kconfig.parse(frag.read_text(), str(frag)), frag)
 
 
 class InputsKeyTest(unittest.TestCase):

@@ -8,7 +8,7 @@ from pathlib import Path
 from cocci.tests.test_kbuild import FILES
 from demagic.model.patches import parse_text
 from qemu import probe, selftests
-from qemu.archs import X86_64
+from qemu.machines import X86_64
 
 
 def patch(*paths: str):   # type: ignore[no-untyped-def]

@@ -15,17 +15,14 @@ from demagic.core import ccache
 from demagic.core.proc import BATCH, CommandError, run
 from demagic.core.errors import DemagicError
 from demagic.kernel import kconfig
-from verify.arches import Arch, config_missing, parse_config
+from verify.targets import Target
+from demagic.kernel.build import BuildError, configure
 
 CCWRAP = Path(__file__).resolve().parent / "ccwrap.sh"
 DIAG_RE = re.compile(r"^(?P<file>[^\s:][^:]*):(?P<line>\d+):(?:(?P<col>\d+):)? "
                      r"(?P<kind>warning|error): (?P<msg>.*)$")
 MAKE_ERROR_RE = re.compile(r"\*\*\* \[[^\]]*?:\d+: (\S+\.o)\] Error")
 STAMP = ".demagic-config"
-
-
-class BuildError(DemagicError):
-    """A build directory could not be configured."""
 
 
 @dataclass(frozen=True)
@@ -77,7 +74,7 @@ def new_warnings(before: Sequence[Diagnostic], after: Sequence[Diagnostic]) -> L
 @dataclass
 class BuildDir:
     """An O= directory for one architecture, used with one source tree."""
-    arch: Arch
+    arch: Target
     src: Path
     out: Path
     jobs: int = 2
@@ -110,26 +107,18 @@ class BuildDir:
         """defconfig plus the fragments, then the subset check; redone when they change."""
         stamp = self.out / STAMP
         if self.configured():
-            self._config = parse_config((self.out / ".config").read_text())
+            self._config = kconfig.parse((self.out / ".config").read_text())
             return
         self.out.mkdir(parents=True, exist_ok=True)
         stamp.unlink(missing_ok=True)
         fitted = self.out / "demagic.fragment"
         wanted, self.left_out = kconfig.fit(self.src, self.arch.fragments(), fitted)
         try:
-            run(self.make_args() + [self.arch.defconfig])
-            run([str(self.src / "scripts/kconfig/merge_config.sh"), "-m", "-O", str(self.out),
-                 str(self.out / ".config"), str(fitted)],
-                cwd=self.src, env={"ARCH": self.arch.karch, "CROSS_COMPILE": self.arch.cross})
-            run(self.make_args() + ["olddefconfig"])
+            self._config = configure(self.src, self.out, self.arch,
+                                     lambda target: run(self.make_args() + [target]),
+                                     self.arch.defconfig, fitted, wanted)
         except CommandError as exc:
             raise BuildError(f"{self.arch.name}: cannot configure: {exc}") from exc
-        config = parse_config((self.out / ".config").read_text())
-        missing = config_missing(wanted, config)
-        if missing:
-            raise BuildError(f"{self.arch.name}: .config lacks fragment settings: "
-                             + ", ".join(missing))
-        self._config = config
         stamp.write_text(self._identity())
 
     @property
@@ -222,6 +211,6 @@ def pahole(obj: Path, struct: str, ld: str) -> Optional[str]:
         linked.unlink(missing_ok=True)
 
 
-def tools_missing(arches: Sequence[Arch]) -> List[Tuple[str, str]]:
+def tools_missing(arches: Sequence[Target]) -> List[Tuple[str, str]]:
     """(arch, compiler) pairs whose compiler is not on PATH."""
     return [(a.name, a.compiler()) for a in arches if shutil.which(a.compiler()) is None]

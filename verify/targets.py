@@ -3,25 +3,19 @@
 
 from __future__ import annotations
 
-import re
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Dict, List, Optional, Sequence, Tuple
+from typing import List, Tuple
 
-from demagic.kernel import kconfig
-from demagic.kernel.kbuild import enabled, object_of
+from demagic.kernel.build import Arch
 
 CONFIGS = Path(__file__).resolve().parent / "configs"
 
 
 @dataclass(frozen=True)
-class Arch:
-    """One build target: kbuild ARCH, cross prefix, defconfig and the project's fragment."""
-    name: str
-    karch: str
-    srcarch: str
-    cross: str
-    defconfig: str
+class Target(Arch):
+    """One build target: an architecture, its defconfig and the project's fragment."""
+    defconfig: str = ""
     # (file, old, new) edits verify commits in its own worktree before the series,
     # because the architecture wants a compiler older than Debian ships.
     lifts: Tuple[Tuple[str, str, str], ...] = ()
@@ -29,54 +23,38 @@ class Arch:
     def fragments(self) -> List[Path]:
         return [CONFIGS / "common.config", CONFIGS / f"{self.name}.config"]
 
-    def compiler(self) -> str:
-        return f"{self.cross}gcc"
-
-    def linker(self) -> str:
-        return f"{self.cross}ld"
-
 
 # In the order verify tries them for code outside arch/: the first that builds it wins.
-ARCHES: Tuple[Arch, ...] = (
-    Arch("x86_64", "x86_64", "x86", "", "x86_64_defconfig"),
-    Arch("i386", "i386", "x86", "", "i386_defconfig"),
+ARCHES: Tuple[Target, ...] = (
+    Target("x86_64", "x86_64", "x86", "", "x86_64_defconfig"),
+    Target("i386", "i386", "x86", "", "i386_defconfig"),
     # RiscPC (the only ARCH_ACORN machine) wants gcc < 9.1, the last with ARMv3: its
     # bus has no halfword access, so even the StrongARM is built -march=armv3m.  For
     # this compile test (objects never run) verify lifts the gate and builds ARMv4.
-    Arch("arm", "arm", "arm", "arm-linux-gnueabi-", "rpc_defconfig", (
+    Target("arm", "arm", "arm", "arm-linux-gnueabi-", "rpc_defconfig", (
         ("arch/arm/mach-rpc/Kconfig",
          "\tdepends on !CC_IS_CLANG && GCC_VERSION < 90100 && GCC_VERSION >= 60000\n", ""),
         ("arch/arm/Makefile", "=-D__LINUX_ARM_ARCH__=3 -march=armv3m\n",
          "=-D__LINUX_ARM_ARCH__=3 -march=armv4\n"),
         # newer trees set -march on a line of its own
         ("arch/arm/Makefile", ":=-march=armv3m\n", ":=-march=armv4\n"))),
-    Arch("parisc", "parisc", "parisc", "hppa-linux-gnu-", "generic-32bit_defconfig"),
-    Arch("mips", "mips", "mips", "mips64-linux-gnuabi64-", "ip27_defconfig"),
+    Target("parisc", "parisc", "parisc", "hppa-linux-gnu-", "generic-32bit_defconfig"),
+    Target("mips", "mips", "mips", "mips64-linux-gnuabi64-", "ip27_defconfig"),
     # Tegra's clock drivers (ARCH_TEGRA) are built only for ARM machines.
-    Arch("tegra", "arm", "arm", "arm-linux-gnueabi-", "tegra_defconfig"),
+    Target("tegra", "arm", "arm", "arm-linux-gnueabi-", "tegra_defconfig"),
 )
 
 
-def by_name(name: str) -> Arch:
+def by_name(name: str) -> Target:
     for arch in ARCHES:
         if arch.name == name:
             return arch
     raise KeyError(name)
 
 
-def candidates(path: str) -> List[Arch]:
+def candidates(path: str) -> List[Target]:
     """The architectures that may build path: its own under arch/, else all in order."""
     parts = path.split("/")
     if parts[0] == "arch" and len(parts) > 1:
         return [a for a in ARCHES if a.srcarch == parts[1]]
     return list(ARCHES)
-
-
-def parse_config(text: str) -> Dict[str, str]:
-    """CONFIG_FOO -> value ('n' for '# ... is not set') of a .config or a fragment."""
-    return kconfig.parse(text)
-
-
-def config_missing(fragment: Dict[str, str], config: Dict[str, str]) -> List[str]:
-    """Fragment settings that the final .config does not have (the subset check)."""
-    return kconfig.dropped(fragment, config)

@@ -6,6 +6,8 @@ from __future__ import annotations
 from dataclasses import dataclass, replace
 from typing import Dict, Iterable, Tuple
 
+from demagic.kernel.build import Arch
+
 
 @dataclass(frozen=True)
 class GuestTest:
@@ -27,20 +29,19 @@ class GuestTest:
 
 
 @dataclass(frozen=True)
-class Arch:
-    """One kernel build and how to boot it."""
-    name: str                    # also the O= directory prefix
-    kernel_arch: str             # ARCH= for make
-    image: str                   # path of the boot image inside O=
-    qemu: str
-    fragments: Tuple[str, ...]   # config fragments under qemu/configs/
-    cflags: Tuple[str, ...]      # for the static guest programs
-    busybox: str                 # "host" or a Debian architecture to fetch
-    tests: Tuple[GuestTest, ...]
+class Machine(Arch):
+    """One kernel build of an architecture (name: also the O= directory prefix), and how to
+    boot it."""
+    image: str = ""              # path of the boot image inside O=
+    qemu: str = ""
+    fragments: Tuple[str, ...] = ()   # config fragments under qemu/configs/
+    cflags: Tuple[str, ...] = ()      # for the static guest programs
+    busybox: str = "host"             # "host" or a Debian architecture to fetch
+    tests: Tuple[GuestTest, ...] = ()
     memory: int = 256            # MiB of guest RAM
     slowdown: int = 1            # the guest's timeouts are this many times the plain ones
 
-    def for_files(self, files: Iterable[str]) -> "Arch":
+    def for_files(self, files: Iterable[str]) -> "Machine":
         """This arch with only the tests that cover one of files."""
         files = list(files)
         return replace(self, tests=tuple(t for t in self.tests if t.covers(files)))
@@ -49,8 +50,8 @@ class Arch:
 FASYNC = GuestTest("fasync", ("fs/fcntl.c", "include/linux/fs.h"))
 HAMRADIO = ("CONFIG_HAMRADIO", "CONFIG_AX25")
 
-X86_64 = Arch(
-    name="x86_64", kernel_arch="x86_64", image="arch/x86/boot/bzImage",
+X86_64 = Machine(
+    name="x86_64", karch="x86_64", srcarch="x86", image="arch/x86/boot/bzImage",
     qemu="qemu-system-x86_64", fragments=("common.config", "x86_64.config"),
     cflags=(), busybox="host",
     tests=(
@@ -86,8 +87,8 @@ X86_64 = Arch(
                   config="tests/ocfs2hb.config"),
     ))
 
-I386 = Arch(
-    name="i386", kernel_arch="i386", image="arch/x86/boot/bzImage",
+I386 = Machine(
+    name="i386", karch="i386", srcarch="x86", image="arch/x86/boot/bzImage",
     qemu="qemu-system-i386", fragments=("common.config", "i386.config"),
     cflags=("-m32",), busybox="i386",
     tests=(
@@ -101,7 +102,7 @@ I386 = Arch(
         FASYNC,
     ))
 
-ARCHS: Tuple[Arch, ...] = (X86_64, I386)
+ARCHS: Tuple[Machine, ...] = (X86_64, I386)
 
 
 @dataclass(frozen=True)
@@ -109,7 +110,7 @@ class Flavour:
     """The kernels of one kind of run: plain (what make test proves), or debug (the same
     with the kernel's own bug finders on, opt-in: FLAVOUR=debug)."""
     name: str
-    archs: Tuple[Arch, ...]
+    archs: Tuple[Machine, ...]
 
     def for_files(self, files: Iterable[str]) -> "Flavour":
         """The kernels a series touching files needs: each arch with the tests that cover
@@ -120,7 +121,7 @@ class Flavour:
         return replace(self, archs=tuple(a for i, a in enumerate(archs) if i == 0 or a.tests))
 
 
-def _debug(arch: Arch, fragment: str, memory: int) -> Arch:
+def _debug(arch: Machine, fragment: str, memory: int) -> Machine:
     return replace(arch, name=f"{arch.name}-debug", memory=memory, slowdown=4,
                    fragments=arch.fragments + ("debug.config", fragment))
 
