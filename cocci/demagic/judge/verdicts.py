@@ -26,8 +26,7 @@ from typing import List, Optional, Sequence, Tuple
 from demagic.scan.candidates import groups
 from demagic.scan.evidence.formats import format_reason
 from demagic.scan.evidence.states import TAG_FIELD_RX, flag_name
-from demagic.model.candidate import (DEBUG, FUNCTIONAL, SHOWN, UNKNOWN, Candidate, Finding,
-                                     Verdict, sites_text)
+from demagic.model.candidate import Candidate, Finding, Role, SHOWN, SiteKind, Verdict, sites_text
 
 def _first(findings: Sequence[Finding]) -> str:
     more = f" (+{len(findings) - 1})" if len(findings) > 1 else ""
@@ -39,7 +38,7 @@ def flag_reason(c: Candidate) -> Optional[str]:
     ev = c.evidence
     if not ev.flag_sets or ev.group or ev.unparsed or not c.struct:
         return None
-    truths = [s for s in c.checks if s.kind == "truth"]
+    truths = [s for s in c.checks if s.kind is SiteKind.TRUTH]
     name = ev.flag_name or flag_name(c)
     if truths:
         return (f"{c.member} is also set to 0/1 ({sites_text(ev.flag_sets)}) and truth-tested "
@@ -61,7 +60,7 @@ def functional_reason(c: Candidate) -> Optional[str]:
         return f"decides who owns a shared slot: {_first(ev.shared_slot)}"
     if ev.test_code:
         return f"the check is a test's own assertion: {_first(ev.test_code)}"
-    deciding = [s for s in ev.shapes if s.role == FUNCTIONAL]
+    deciding = [s for s in ev.shapes if s.role == Role.FUNCTIONAL]
     if deciding:
         s = deciding[0]
         more = f" (+{len(deciding) - 1})" if len(deciding) > 1 else ""
@@ -81,7 +80,7 @@ def review_notes(c: Candidate) -> List[str]:
     out += [f"foreign input: {f}" for f in ev.foreign_input]
     out += [f"handed out before it is tagged, so a check may also keep out a half-built "
             f"object: {f}" for f in ev.published_first]
-    out += [f"{s.site}: {s.kind}: {s.mismatch}" for s in ev.shapes if s.role == UNKNOWN]
+    out += [f"{s.site}: {s.kind}: {s.mismatch}" for s in ev.shapes if s.role == Role.UNKNOWN]
     reads = [f for f in ev.field_reads if f.what.startswith("read")]
     out += [f"{f.site}: the field is also {f.what}" for f in reads[:SHOWN]]
     if len(reads) > SHOWN:
@@ -99,7 +98,7 @@ def review_notes(c: Candidate) -> List[str]:
 def remove_reason(c: Candidate) -> str:
     """The positive evidence for removal, naming each check."""
     ev = c.evidence
-    shapes = [s for s in ev.shapes if s.role == DEBUG]
+    shapes = [s for s in ev.shapes if s.role == Role.DEBUG]
     if shapes:
         kinds = sorted({s.kind for s in shapes})
         why = (f"in-memory tag {c.member}: set at {sites_text(c.sets)}, every compare a debug check "
@@ -142,7 +141,7 @@ def judge(c: Candidate) -> Tuple[Verdict, str, List[str]]:
     notes = review_notes(c)
     if notes:
         return Verdict.REVIEW, f"not enough evidence to remove {c.member}: {notes[0]}", notes
-    if not any(s.role == DEBUG for s in c.evidence.shapes) and not c.evidence.write_only:
+    if not any(s.role == Role.DEBUG for s in c.evidence.shapes) and not c.evidence.write_only:
         return Verdict.REVIEW, f"{c.member}: no check the scan can read", []
     return Verdict.REMOVE, remove_reason(c), []
 

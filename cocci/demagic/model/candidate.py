@@ -21,13 +21,43 @@ class Verdict(str, Enum):
     REVIEW = "review"   # not enough evidence either way: listed for a human, never patched
 
 
+class SiteKind(str, Enum):
+    """What a site of the tree is, for the candidate that lists it."""
+    NONE = ""
+    # where the constant is stored (Candidate.sets)
+    ASSIGN = "assign"          # p->magic = FOO_MAGIC
+    INIT = "init"              # .magic = FOO_MAGIC in an initialiser
+    MACRO = "macro"            # through a SET_MAGIC()-style macro
+    # where the field is compared or read (Candidate.checks)
+    CONDITION = "condition"    # p->magic != FOO_MAGIC in a condition
+    TRUTH = "truth"            # if (p->magic): tested for truth
+    SWITCH = "switch"          # case FOO_MAGIC: in a switch on the field
+    # the check's own kind, as find_magic.cocci reports it
+    WARN = "warn"
+    BUG = "bug"
+    MESSAGE = "message"
+    EARLY_EXIT = "early-exit"
+    # other stores into the field (evidence/states.py)
+    SET = "set"                # 1 or true
+    CLEAR = "clear"            # 0 or false
+    VALUE = "value"            # another value
+    # what the evidence modules find
+    DEFINE = "define"          # the constant's #define
+    ASM = "asm"                # an offset macro used by assembly
+    BITWISE = "bitwise"        # the constant as a bit of a mask
+    BYTE_ORDER = "byte-order"  # the constant through cpu_to_le32() and the like
+    SIZED = "sized"            # the struct measured against a length
+    USER_COPY = "user-copy"    # the struct copied to or from user space or I/O
+    PUBLISH = "publish"        # the object handed out before it is tagged
+
+
 @dataclass(frozen=True)
 class Site:
     """A place in the tree: file relative to the tree top, 1-based line."""
     file: str
     line: int
     function: str = ""   # enclosing function, "" at file scope
-    kind: str = ""       # sets: assign, macro, init; checks: see CheckShape.kind
+    kind: SiteKind = SiteKind.NONE
 
     def __str__(self) -> str:
         return f"{self.file}:{self.line}" if self.file else "-"
@@ -39,13 +69,14 @@ class Site:
 
     def key(self) -> str:
         """file:line:function:kind, what JSON records hold."""
-        return f"{self.file}:{self.line}:{self.function}:{self.kind}"
+        return f"{self.file}:{self.line}:{self.function}:{self.kind.value}"
 
     @staticmethod
     def parse(text: str) -> "Site":
         parts = text.split(":")
         return Site(parts[0], int(parts[1]) if len(parts) > 1 and parts[1] else 0,
-                    *(parts[2:4]))
+                    parts[2] if len(parts) > 2 else "",
+                    SiteKind(parts[3]) if len(parts) > 3 else SiteKind.NONE)
 
 
 @dataclass(frozen=True)
@@ -58,17 +89,20 @@ class Finding:
         return f"{self.site} ({self.what})" if self.site.file else self.what
 
 
-# CheckShape.role
-DEBUG = "debug"            # a mismatch only takes an error path; a match runs on as without it
-FUNCTIONAL = "functional"  # the outcome chooses between two normal paths
-UNKNOWN = "unknown"        # the value goes somewhere the scan cannot follow
+class Role(str, Enum):
+    """What a compare of the field with the constant does for the code around it."""
+    DEBUG = "debug"            # a mismatch only takes an error path; a match runs on as without
+    FUNCTIONAL = "functional"  # the outcome chooses between two normal paths
+    UNKNOWN = "unknown"        # the value goes somewhere the scan cannot follow
+
+
 
 
 @dataclass(frozen=True)
 class CheckShape:
     """How one compare of the field with the constant behaves."""
     site: Site
-    role: str          # DEBUG, FUNCTIONAL or UNKNOWN
+    role: Role
     kind: str          # assert, warn, message, early-exit, else-error, dead; selects, ...
     mismatch: str      # what runs when the value differs, as written ("return -EINVAL")
     kept: str = ""     # other operands of the condition that stay ("!p")
@@ -169,7 +203,7 @@ def _item_json(value: Any) -> Any:
     if isinstance(value, Finding):
         return {"site": value.site.key(), "what": value.what}
     if isinstance(value, CheckShape):
-        return {"site": value.site.key(), "role": value.role, "kind": value.kind,
+        return {"site": value.site.key(), "role": value.role.value, "kind": value.kind,
                 "mismatch": value.mismatch, "kept": value.kept, "last_line": value.last_line,
                 "match": value.match}
     return value
@@ -179,7 +213,7 @@ def _item_from_json(name: str, value: Any) -> Any:
     if isinstance(value, str):
         return Site.parse(value)
     if name == "shapes":
-        return CheckShape(Site.parse(value["site"]), value["role"], value["kind"],
+        return CheckShape(Site.parse(value["site"]), Role(value["role"]), value["kind"],
                           value.get("mismatch", ""), value.get("kept", ""),
                           value.get("last_line", 0), value.get("match", ""))
     return Finding(Site.parse(value["site"]), value["what"])
@@ -243,6 +277,6 @@ SHOWN = 3   # sites a reason names before it says how many more there are
 
 def sites_text(items: Sequence[object], limit: int = SHOWN) -> str:
     """The first sites (or findings) of items, and how many more: 'a:1, b:2, c:3 (+4)'."""
-    names = [str(s) if not (isinstance(s, Site) and not s.file) else s.kind for s in items]
+    names = [str(s) for s in items]
     more = f" (+{len(names) - limit})" if len(names) > limit else ""
     return ", ".join(names[:limit]) + more

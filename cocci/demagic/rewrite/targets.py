@@ -6,7 +6,7 @@ from __future__ import annotations
 from typing import Dict, List, Sequence, Tuple
 
 from demagic.core.prose import and_list
-from demagic.model.candidate import Candidate, Verdict
+from demagic.model.candidate import Candidate, SiteKind, Verdict
 from demagic.model.target import Target
 
 
@@ -22,8 +22,8 @@ def group(cands: Sequence[Candidate]) -> List[Tuple[Tuple[str, ...], List[Candid
 
 def flag_comment(c: Candidate) -> str:
     """What a flag says, for the comment of its declaration: where it is set and cleared."""
-    ones = [s for s in c.sets] + [s for s in c.evidence.flag_sets if s.kind == "set"]
-    zeros = [s for s in c.evidence.flag_sets if s.kind == "clear"]
+    ones = [s for s in c.sets] + [s for s in c.evidence.flag_sets if s.kind is SiteKind.SET]
+    zeros = [s for s in c.evidence.flag_sets if s.kind is SiteKind.CLEAR]
     if not ones or not zeros:
         return ""
     return f"set in {and_list(s.where for s in ones)}, cleared in {and_list(s.where for s in zeros)}"

@@ -26,7 +26,7 @@ from typing import Dict, Iterable, List, Optional, Sequence, Set, Tuple
 from demagic.core.paths import COCCI
 from demagic.core import memo
 from demagic.scan import structs
-from demagic.model.candidate import Site
+from demagic.model.candidate import Site, SiteKind
 from demagic.core.errors import DemagicError, UsageError
 from demagic.core.proc import Progress, run
 from demagic.kernel.source import FUNC_START, Texts, magic_words
@@ -74,8 +74,8 @@ class Record:
     def key(self) -> Tuple[str, int, int]:
         return (self.file, self.line, self.col)
 
-    def site(self, kind: Optional[str] = None) -> Site:
-        return Site(self.file, self.line, self.func, self.kind if kind is None else kind)
+    def site(self, kind: Optional[SiteKind] = None) -> Site:
+        return Site(self.file, self.line, self.func, SiteKind(self.kind) if kind is None else kind)
 
 
 @dataclass(frozen=True)

@@ -8,7 +8,7 @@ import json
 from dataclasses import fields
 from typing import Dict, TYPE_CHECKING, Any, Iterable, List, Sequence
 
-from demagic.model.candidate import DEBUG, Candidate, Evidence, Site, Verdict
+from demagic.model.candidate import Candidate, Evidence, Role, Site, SiteKind, Verdict
 from demagic.scan.discover import lost_functions
 from demagic.kernel.source import Texts
 
@@ -28,7 +28,7 @@ def _sites(sites: Iterable[Site]) -> str:
 
 def _value(value: Any) -> str:
     if isinstance(value, list):
-        items = [str(v) if not (isinstance(v, Site) and not v.file) else v.kind for v in value]
+        items = [str(v) for v in value]
         more = f" (+{len(items) - SHOWN} more)" if len(items) > SHOWN else ""
         return "; ".join(items[:SHOWN]) + more
     if isinstance(value, dict):
@@ -53,11 +53,11 @@ def candidate_lines(c: Candidate) -> List[str]:
            f"  sets:   {_sites(c.sets)}"]
     if c.evidence.shapes:
         out.append("  checks: " + " ".join(f"{s.site}({s.kind})" for s in c.evidence.shapes))
-    truths = [s for s in c.checks if s.kind == "truth"]
+    truths = [s for s in c.checks if s.kind is SiteKind.TRUTH]
     if truths:
         out.append(f"  truth:  {_sites(truths)}")
     if c.verdict is Verdict.REVIEW:
-        debug = [s for s in c.evidence.shapes if s.role == DEBUG]
+        debug = [s for s in c.evidence.shapes if s.role == Role.DEBUG]
         if debug:
             out.append("  for:    debug checks at " + _sites(s.site for s in debug))
         elif c.evidence.write_only and c.sets:

@@ -8,7 +8,7 @@ from collections import Counter
 from pathlib import Path
 from typing import Dict, Iterable, List, Optional, Sequence, Set, Tuple
 
-from demagic.model.candidate import Candidate, Site
+from demagic.model.candidate import Candidate, Site, SiteKind
 from demagic.kernel.source import Texts, wrapper_macros
 
 DEFINE_RX = r"^[ \t]*#[ \t]*define[ \t]+%s[ \t]+(.*?)[ \t]*(?:/[*/].*)?$"
@@ -35,7 +35,7 @@ def find_define(texts: Texts, files: Iterable[str], name: str) -> Optional[Tuple
             text = texts.text(f)
             m = rx.search(text)
             if m:
-                return Site(f, text.count("\n", 0, m.start()) + 1, "", "define"), m.group(1)
+                return Site(f, text.count("\n", 0, m.start()) + 1, "", SiteKind.DEFINE), m.group(1)
     return None
 
 
@@ -219,7 +219,7 @@ def place_struct(texts: Texts, c: Candidate, bases: Sequence[Tuple[Site, str, st
     found: Counter[Tuple[str, str, int]] = Counter()
     decls: Dict[Tuple[str, str, int], Struct] = {}
     tried: Set[Tuple[str, str]] = set()
-    for site, _expr, typ in sorted(bases, key=lambda b: (b[2] == "", b[0].kind != "assign")):
+    for site, _expr, typ in sorted(bases, key=lambda b: (b[2] == "", b[0].kind is not SiteKind.ASSIGN)):
         if (site.file, typ) in tried:
             continue
         tried.add((site.file, typ))

@@ -18,7 +18,7 @@ from typing import Dict, List, Optional, Sequence
 
 from demagic.core.paths import COCCI
 from demagic.core.prose import and_list, flow
-from demagic.model.candidate import DEBUG, Candidate, CheckShape, Site, Verdict
+from demagic.model.candidate import Candidate, CheckShape, Role, Site, SiteKind, Verdict
 from demagic.model.patches import Patch, Removed
 from demagic.core.proc import run
 from demagic.model.target import Target, group_name
@@ -172,7 +172,7 @@ def source_sentence(c: Candidate) -> str:
 def change_sentences(shapes: Sequence[CheckShape]) -> List[str]:
     """How behaviour changes once the checks are gone."""
     out = []
-    shapes = [s for s in shapes if s.role == DEBUG and s.kind != "dead"]
+    shapes = [s for s in shapes if s.role == Role.DEBUG and s.kind != "dead"]
     exits: Dict[str, List[CheckShape]] = {}
     for s in shapes:
         if s.kind == "match-error" and s.kept:
@@ -361,9 +361,9 @@ def flag_body(target: Target, cands: Sequence[Candidate], result: Result, change
               tools: Tools, rule: Path) -> str:
     c = cands[0]
     ev = c.evidence
-    ones = [s for s in ev.flag_sets if s.kind == "set"]
-    zeros = [s for s in ev.flag_sets if s.kind == "clear"]
-    truths = [s for s in c.checks if s.kind == "truth"]
+    ones = [s for s in ev.flag_sets if s.kind is SiteKind.SET]
+    zeros = [s for s in ev.flag_sets if s.kind is SiteKind.CLEAR]
+    truths = [s for s in c.checks if s.kind is SiteKind.TRUTH]
     paras = [_intro(target, cands)]
     states = []
     if ones:
@@ -372,7 +372,7 @@ def flag_body(target: Target, cands: Sequence[Candidate], result: Result, change
         states.append(f"cleared to 0 in {and_list(s.where for s in zeros)}")
     state = f"Besides the magic, the field is {and_list(states)}"
     state += f", and tested for truth in {and_list(s.where for s in truths)}" if truths else ""
-    deciding = [s for s in ev.shapes if s.role != DEBUG]
+    deciding = [s for s in ev.shapes if s.role != Role.DEBUG]
     if deciding:
         state += (f"; in {and_list(s.site.where for s in deciding)} a compare with the magic picks "
                   "a normal path")
@@ -386,7 +386,7 @@ def flag_body(target: Target, cands: Sequence[Candidate], result: Result, change
                  f"{' or 1' if ones else ''} was stored, false where 0 was, and each compare "
                  "with the magic a truth test.")
     for s in ev.shapes:
-        if s.role == DEBUG and ones:
+        if s.role == Role.DEBUG and ones:
             paras.append(
                 f"In {s.site.where}, the compare with {target.macros[0]} now also lets "
                 f"through a {c.struct} set to 1 in {and_list(o.where for o in ones)} but not yet "

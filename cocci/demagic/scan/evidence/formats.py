@@ -5,9 +5,10 @@ comes from, who copies it, its byte order, its size measured against a buffer.""
 from __future__ import annotations
 
 import re
+from dataclasses import replace
 from typing import TYPE_CHECKING, Dict, Iterable, List, Optional, Sequence, Tuple
 
-from demagic.model.candidate import Candidate, Site, sites_text
+from demagic.model.candidate import Candidate, Site, SiteKind, sites_text
 from demagic.kernel.source import Texts, function_text, matching_lines, one_per_line
 
 if TYPE_CHECKING:
@@ -93,7 +94,7 @@ def user_copies(texts: Texts, bases: Sequence[Tuple[Site, str, str]], field: str
         end = min(len(lines), site.line + 80)
         for i in range(max(0, start), end):
             if rx.search(lines[i]):
-                out.append(Site(site.file, i + 1, site.function, "user-copy"))
+                out.append(Site(site.file, i + 1, site.function, SiteKind.USER_COPY))
     return one_per_line(out)
 
 
@@ -117,7 +118,7 @@ def sized_records(texts: Texts, bases: Sequence[Tuple[Site, str, str]], tag: str
         end = min(len(lines), site.line + 40)
         for i in range(max(0, start), end):
             if (stored and stored.search(lines[i])) or short.search(" ".join(lines[i:i + 2])):
-                out.append(Site(site.file, i + 1, site.function, "sized"))
+                out.append(Site(site.file, i + 1, site.function, SiteKind.SIZED))
     return one_per_line(out)
 
 
@@ -126,14 +127,16 @@ def bitwise_uses(texts: Texts, files: Iterable[str], const: str) -> List[Site]:
     c = re.escape(const)
     rx = re.compile(rf"(?<![&|])[&|](?![&|])=?[ \t]*\(?[ \t]*{c}\b"
                     rf"|\b{c}[ \t]*\)?[ \t]*(?<![&|])[&|](?![&|])")
-    return matching_lines(texts, files, rx, "bitwise")
+    return matching_lines(texts, files, rx, SiteKind.BITWISE)
 
 
-def conversions(texts: Texts, files: Iterable[str], const: str, value: str) -> List[Site]:
-    """Where const goes through a byte-order conversion (an on-disk or on-wire value)."""
-    out = matching_lines(texts, files, re.compile(CONVERT_RX % re.escape(const)), "byte-order")
-    if re.search(CONVERT_RX % r"[^()]*", value or ""):
-        out.append(Site("", 0, "", "byte-order"))
+def conversions(texts: Texts, files: Iterable[str], c: Candidate) -> List[Site]:
+    """Where the constant goes through a byte-order conversion (an on-disk or on-wire
+    value); where its own #define converts it, when nothing else does."""
+    out = matching_lines(texts, files, re.compile(CONVERT_RX % re.escape(c.macro)),
+                         SiteKind.BYTE_ORDER)
+    if not out and c.define is not None and re.search(CONVERT_RX % r"[^()]*", c.value or ""):
+        out.append(replace(c.define, kind=SiteKind.BYTE_ORDER))
     return out
 
 
@@ -163,9 +166,7 @@ def gather(ctx: "Context", cands: Sequence["Candidate"]) -> None:
         ev.user_pointer = src.get("user_pointer", "")
         ev.user_copy = user_copies(texts, b, c.field)
         ev.sized_record = sized_records(texts, b, c.struct)
-        conv = conversions(texts, ctx.mentions(c), c.macro, c.value)
-        ev.byte_order = [s for s in conv if s.file] or ([Site("", 0, "", "#define " + c.value)]
-                                                        if conv else [])
+        ev.byte_order = conversions(texts, ctx.mentions(c), c)
         ev.bitwise = bitwise_uses(texts, sorted({s.file for s in c.sets + c.checks}), c.macro)
         ev.userspace_users = [s for s in c.sets + c.checks if USERSPACE_RX.search(s.file)]
         ev.superblock = c.field == "s_magic" or "super" in c.struct.lower()

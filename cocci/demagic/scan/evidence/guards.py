@@ -9,10 +9,10 @@ from typing import TYPE_CHECKING, Dict, Iterable, Sequence, Set
 
 from demagic.kernel.grep import Grep
 from demagic.kernel.source import guards_at
+from demagic.model.candidate import Candidate, SiteKind
 
 if TYPE_CHECKING:
     from demagic.scan.evidence import Context
-    from demagic.model.candidate import Candidate
 
 
 def never_defined(grep: Grep, symbols: Iterable[str], dirs: Sequence[str]) -> Set[str]:
@@ -34,7 +34,7 @@ def gather(ctx: "Context", cands: Sequence["Candidate"]) -> None:
     texts = ctx.texts
     guard_syms: Dict[str, Set[str]] = {}
     for c in cands:
-        real = [s for s in c.checks if s.kind != "truth"]
+        real = [s for s in c.checks if s.kind is not SiteKind.TRUTH]
         if not real:
             continue
         common = set(guards_at(texts.lines(real[0].file), real[0].line))

@@ -18,7 +18,7 @@ from typing import TYPE_CHECKING, List, Sequence, Set
 
 from demagic.scan.evidence.provenance import source_of
 from demagic.scan.evidence.formats import format_reason
-from demagic.model.candidate import Candidate, Finding, Site
+from demagic.model.candidate import Candidate, Finding, Site, SiteKind
 from demagic.kernel.source import Texts, enclosing_call, function_text
 
 if TYPE_CHECKING:
@@ -99,7 +99,7 @@ def _chain(expr: str) -> str:
 
 def gather(ctx: "Context", cands: Sequence[Candidate]) -> None:
     """written_into, exposed and other_mentions, for write-only candidates."""
-    todo = [c for c in cands if c.sets and c.struct and not any(s.kind != "truth" for s in c.checks)
+    todo = [c for c in cands if c.sets and c.struct and not any(s.kind is not SiteKind.TRUTH for s in c.checks)
             and format_reason(c) is None]
     found = ctx.texts.grep.words([c.macro for c in todo], ["*.c", "*.h", "*.S"], options=["-n"])
     mentions: dict = {}

@@ -7,7 +7,7 @@ import re
 from pathlib import Path
 from typing import TYPE_CHECKING, Dict, Iterable, List, Sequence
 
-from demagic.model.candidate import Candidate, Site
+from demagic.model.candidate import Candidate, Site, SiteKind
 from demagic.kernel.offsets import offset_macros
 from demagic.kernel.source import Texts, guards_at
 
@@ -44,7 +44,7 @@ def asm_users(texts: Texts, names: Iterable[str],
         if re.match(r"\s*#\s*define\s+(%s)\b" % "|".join(names), text):
             continue
         if asm_context(texts, f, int(n)):
-            out.append(Site(f, int(n), "", "asm"))
+            out.append(Site(f, int(n), "", SiteKind.ASM))
     return out
 
 

@@ -17,7 +17,7 @@ from __future__ import annotations
 import re
 from typing import TYPE_CHECKING, List, Optional, Sequence
 
-from demagic.model.candidate import DEBUG, Candidate, Finding, Site
+from demagic.model.candidate import Candidate, Finding, Role, Site, SiteKind
 from demagic.kernel.source import Texts, function_body
 from demagic.kernel.cparse import closing
 
@@ -82,18 +82,18 @@ def published_before(texts: Texts, site: Site, member: str) -> Optional[Finding]
     if not found:
         return None
     at, what = min(found)
-    return Finding(Site(site.file, texts.line_of(site.file, at), site.function, "publish"), what)
+    return Finding(Site(site.file, texts.line_of(site.file, at), site.function, SiteKind.PUBLISH), what)
 
 
 def gather(ctx: "Context", cands: Sequence[Candidate]) -> None:
     """published_first: for a candidate with debug checks, each store of the magic that
     comes after its object was handed out in the same function."""
     for c in cands:
-        if not c.field or not any(s.role == DEBUG for s in c.evidence.shapes):
+        if not c.field or not any(s.role == Role.DEBUG for s in c.evidence.shapes):
             continue
         found: List[Finding] = []
         for s in c.sets:
-            if s.kind != "assign":
+            if s.kind is not SiteKind.ASSIGN:
                 continue
             f = published_before(ctx.texts, s, c.field)
             if f:

@@ -16,7 +16,7 @@ from typing import TYPE_CHECKING, Dict, List, Sequence, Set, Tuple
 
 from demagic.scan.evidence.shapes import message_call
 from demagic.scan.evidence.formats import format_reason
-from demagic.model.candidate import Candidate, Finding, Site
+from demagic.model.candidate import Candidate, Finding, Site, SiteKind
 from demagic.kernel.source import Texts, enclosing_call
 
 if TYPE_CHECKING:
@@ -84,7 +84,7 @@ def gather(ctx: "Context", cands: Sequence[Candidate]) -> None:
     """field_reads and write_only."""
     texts = ctx.texts
     for c in cands:
-        c.evidence.write_only = not any(s.kind != "truth" for s in c.checks)
+        c.evidence.write_only = not any(s.kind is not SiteKind.TRUTH for s in c.checks)
     # A format or an ABI is kept whatever reads it: only the others are looked at.
     todo = [c for c in cands if c.struct and c.field and format_reason(c) is None]
     typedefs = [c.evidence.typedef or ("" if _tagged(texts, c) else c.struct) for c in todo]

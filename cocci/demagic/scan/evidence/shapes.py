@@ -28,7 +28,7 @@ from typing import TYPE_CHECKING, List, Optional, Sequence, Tuple
 
 from demagic.kernel.cparse import (Token, blank_preprocessor, match_backward, match_forward,
                                    statement_end, statements, text_of, tokenize)
-from demagic.model.candidate import DEBUG, FUNCTIONAL, UNKNOWN, Candidate, CheckShape, Site
+from demagic.model.candidate import Candidate, CheckShape, Role, Site, SiteKind
 from demagic.kernel.source import Texts, function_body
 
 if TYPE_CHECKING:
@@ -300,17 +300,17 @@ def classify(texts: Texts, site: Site, col: int, const: str, guarded: bool = Fal
     """The shape of the check at site (spatch's column of the field or checker macro)."""
     toks, _start, f = _window(texts, site, col) if col >= 0 else ([], 0, None)
     if f is None:
-        return CheckShape(site, UNKNOWN, "unread", "the compare is not where spatch saw it")
+        return CheckShape(site, Role.UNKNOWN, "unread", "the compare is not where spatch saw it")
     span = _compare_span(toks, f, const)
     if span is None:
-        return CheckShape(site, UNKNOWN, "unread", "no == or != with the constant here")
+        return CheckShape(site, Role.UNKNOWN, "unread", "no == or != with the constant here")
     first, last, mismatch = span
     c = climb(toks, first, last, mismatch)
     kept = "; ".join(k for k in (c.kept or []) if k)
     shape = _judge_climb(toks, c, site, kept)
     shape = replace(shape, last_line=_last_line(toks, c, site.line))
-    if guarded and shape.role != DEBUG:
-        return CheckShape(site, DEBUG, "dead", "never compiled: " + shape.mismatch, kept)
+    if guarded and shape.role != Role.DEBUG:
+        return CheckShape(site, Role.DEBUG, "dead", "never compiled: " + shape.mismatch, kept)
     return shape
 
 
@@ -337,9 +337,9 @@ def _judge_climb(toks: List[Token], c: Climb, site: Site, kept: str) -> CheckSha
     if c.context == "assert":
         if c.up or (c.down and c.sense_mismatch):
             fired = text_of(toks, c.at, c.close)
-            return CheckShape(site, DEBUG, "warn" if toks[c.at].text.startswith("WARN")
+            return CheckShape(site, Role.DEBUG, "warn" if toks[c.at].text.startswith("WARN")
                               else "assert", fired, kept)
-        return CheckShape(site, UNKNOWN, "assert-mixed",
+        return CheckShape(site, Role.UNKNOWN, "assert-mixed",
                           "the assertion also depends on other operands joined by &&", kept)
     if c.context == "if":
         then_first = c.close + 1
@@ -356,43 +356,43 @@ def _judge_climb(toks: List[Token], c: Climb, site: Site, kept: str) -> CheckSha
                 if c.warned:
                     kind = "warn"
                     text = f"{c.warned}(...); {text}"   # if (WARN_ON(...)) return -E...
-                return CheckShape(site, DEBUG, kind, text, kept)
-            return CheckShape(site, UNKNOWN, "mismatch-work",
+                return CheckShape(site, Role.DEBUG, kind, text, kept)
+            return CheckShape(site, Role.UNKNOWN, "mismatch-work",
                               "a mismatch runs " + text_of(toks, then_first, then_last)[:80], kept)
         if not c.sense_mismatch and c.down:
             if has_else:
                 other = error_path(toks, else_first, else_last)
                 if other.ok:
-                    return CheckShape(site, DEBUG, "else-error", other.text, kept,
+                    return CheckShape(site, Role.DEBUG, "else-error", other.text, kept,
                                       match=_inner_text(toks, then_first, then_last))
             if then.ok and (then.complains or then.failure):
-                return CheckShape(site, DEBUG, "match-error", then.text, kept)
-            return CheckShape(site, FUNCTIONAL, "selects",
+                return CheckShape(site, Role.DEBUG, "match-error", then.text, kept)
+            return CheckShape(site, Role.FUNCTIONAL, "selects",
                               "a match runs " + text_of(toks, then_first, then_last)[:80]
                               + (", a mismatch does not" if not has_else else
                                  ", a mismatch runs the else branch"), kept)
         if not c.sense_mismatch and c.up and then.ok and (then.complains or then.failure):
-            return CheckShape(site, DEBUG, "match-error", then.text, kept)
+            return CheckShape(site, Role.DEBUG, "match-error", then.text, kept)
         if not c.sense_mismatch and c.up:
-            return CheckShape(site, FUNCTIONAL, "selects",
+            return CheckShape(site, Role.FUNCTIONAL, "selects",
                               "a match runs " + text_of(toks, then_first, then_last)[:80], kept)
-        return CheckShape(site, UNKNOWN, "mixed",
+        return CheckShape(site, Role.UNKNOWN, "mixed",
                           "the condition joins the compare with && and || so that a mismatch "
                           "does not decide it", kept)
     if c.context in ("while", "for"):
-        return CheckShape(site, FUNCTIONAL, "loop", "a loop condition", kept)
+        return CheckShape(site, Role.FUNCTIONAL, "loop", "a loop condition", kept)
     if c.context == "switch":
-        return CheckShape(site, FUNCTIONAL, "switch", "a switch", kept)
+        return CheckShape(site, Role.FUNCTIONAL, "switch", "a switch", kept)
     if c.context == "ternary":
-        return CheckShape(site, FUNCTIONAL, "ternary", "?: picks a value by it", kept)
+        return CheckShape(site, Role.FUNCTIONAL, "ternary", "?: picks a value by it", kept)
     if c.context == "return":
-        return CheckShape(site, UNKNOWN, "returned", "the outcome is returned to the caller", kept)
+        return CheckShape(site, Role.UNKNOWN, "returned", "the outcome is returned to the caller", kept)
     if c.context == "assign":
-        return CheckShape(site, UNKNOWN, "stored", "the outcome is stored in a variable", kept)
+        return CheckShape(site, Role.UNKNOWN, "stored", "the outcome is stored in a variable", kept)
     if c.context == "call":
-        return CheckShape(site, UNKNOWN, "passed",
+        return CheckShape(site, Role.UNKNOWN, "passed",
                           f"the outcome is passed to {toks[c.at].text}()", kept)
-    return CheckShape(site, UNKNOWN, "unread", "the scan cannot tell what uses the outcome", kept)
+    return CheckShape(site, Role.UNKNOWN, "unread", "the scan cannot tell what uses the outcome", kept)
 
 
 def _window(texts: Texts, site: Site, col: int) -> Tuple[List[Token], int, Optional[int]]:
@@ -445,8 +445,8 @@ def gather(ctx: "Context", cands: Sequence[Candidate]) -> None:
     for c in cands:
         guarded = bool(c.evidence.guard)
         c.evidence.shapes = [
-            CheckShape(s, FUNCTIONAL, "switch",
+            CheckShape(s, Role.FUNCTIONAL, "switch",
                        f"switch ({ctx.found.switches.get((s.file, s.line, c.macro), '')}) picks "
                        f"its case {c.macro} by it") if s.kind == "switch"
             else classify(ctx.texts, s, ctx.col(c, s), c.macro, guarded)
-            for s in c.checks if s.kind != "truth"]
+            for s in c.checks if s.kind is not SiteKind.TRUTH]

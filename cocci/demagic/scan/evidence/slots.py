@@ -13,7 +13,7 @@ import re
 from typing import TYPE_CHECKING, Dict, Sequence, Set
 
 from demagic.scan.evidence.provenance import source_of
-from demagic.model.candidate import DEBUG, Candidate, Finding
+from demagic.model.candidate import Candidate, Finding, Role
 
 if TYPE_CHECKING:
     from demagic.scan.evidence import Context
@@ -35,7 +35,7 @@ def gather(ctx: "Context", cands: Sequence[Candidate]) -> None:
     texts = ctx.texts
     wanted = []
     for c in cands:
-        deciding = {(s.site.file, s.site.line) for s in c.evidence.shapes if s.role != DEBUG}
+        deciding = {(s.site.file, s.site.line) for s in c.evidence.shapes if s.role != Role.DEBUG}
         for site, expr, _typ in ctx.bases(c):
             if (site.file, site.line) not in deciding:
                 continue

@@ -7,7 +7,7 @@ from __future__ import annotations
 import re
 from typing import TYPE_CHECKING, List, Sequence
 
-from demagic.model.candidate import Candidate, Site
+from demagic.model.candidate import Candidate, Site, SiteKind
 from demagic.scan.structs import type_name
 
 if TYPE_CHECKING:
@@ -39,9 +39,9 @@ def flag_name(c: Candidate) -> str:
     if not TAG_FIELD_RX.search(c.field):
         return c.field
     setters = " ".join(s.function for s in c.sets)
-    clearers = " ".join(s.function for s in c.evidence.flag_sets if s.kind == "clear")
+    clearers = " ".join(s.function for s in c.evidence.flag_sets if s.kind is SiteKind.CLEAR)
     if TAKE_RX.search(setters + " " + " ".join(s.function for s in c.evidence.flag_sets
-                                                   if s.kind == "set")) and \
+                                                   if s.kind is SiteKind.SET)) and \
             GIVE_RX.search(clearers):
         return "busy"
     if UP_RX.search(setters) and DOWN_RX.search(clearers):
@@ -59,12 +59,12 @@ def gather(ctx: "Context", cands: Sequence[Candidate]) -> None:
                 and _same_struct(c, types.get(r.key, ""))]
         stores = [r for r in mine if r.what == "store"
                   and not re.fullmatch(r"\(?\s*\w*MAGIC\w*\s*\)?", r.expr)]
-        flag = [r.site("clear" if r.expr in ("0", "false") else "set") for r in stores
+        flag = [r.site(SiteKind.CLEAR if r.expr in ("0", "false") else SiteKind.SET) for r in stores
                 if r.expr in FLAG_VALUES]
         c.evidence.flag_sets = _by_line(flag)
-        c.evidence.value_sets = _by_line([r.site("value") for r in stores
+        c.evidence.value_sets = _by_line([r.site(SiteKind.VALUE) for r in stores
                                           if r.expr not in FLAG_VALUES])
-        truth = [r.site("truth") for r in mine if r.what == "truth"]
+        truth = [r.site(SiteKind.TRUTH) for r in mine if r.what == "truth"]
         seen = {(s.file, s.line) for s in c.checks}
         c.checks += [s for s in _by_line(truth) if (s.file, s.line) not in seen]
     by_field = {}

@@ -12,7 +12,7 @@ from __future__ import annotations
 import re
 from typing import TYPE_CHECKING, Sequence
 
-from demagic.model.candidate import Candidate, Site
+from demagic.model.candidate import Candidate, Site, SiteKind
 from demagic.kernel.source import function_name_at
 from demagic.kernel.cparse import closing
 
@@ -38,7 +38,7 @@ def gather(ctx: "Context", cands: Sequence[Candidate]) -> None:
                 line = code.count("\n", 0, m.start()) + 1
                 if (rel, line) not in seen:
                     func = function_name_at(texts, rel, line)
-                    c.checks.append(Site(rel, line, func, "switch"))
+                    c.checks.append(Site(rel, line, func, SiteKind.SWITCH))
                     seen.add((rel, line))
                     ctx.found.switches[(rel, line, c.macro)] = head
 
