@@ -7,7 +7,6 @@ import argparse
 from pathlib import Path
 from typing import Callable, Dict, Optional, Sequence
 
-from demagic.core import lock
 from demagic.core.proc import cap_jobs, guarded
 from demagic.kernel import tree as dtree
 from demagic.model.series import Series
@@ -53,6 +52,6 @@ def main(argv: Optional[Sequence[str]] = None) -> int:
         args.jobs = cap_jobs(args.jobs)
         given = given_series(args)
         name = tree_name(args, given)
-        with lock.holding(dtree.tree_key(args.kdir, name), f"boot-test {args.cmd}"):
+        with dtree.opened(args.kdir, name, f"boot-test {args.cmd}"):
             return HANDLERS[args.cmd](args, resolve(args, given))
     return guarded("qemu", body, "no guest or compiler left running")

@@ -9,9 +9,8 @@ from typing import Callable, Dict, Optional, Sequence
 
 from demagic.core.proc import Progress, cap_jobs, guarded
 from demagic.core.errors import UsageError
-from demagic.core import lock
 from demagic.core.paths import REPO_ROOT
-from demagic.kernel.tree import check_tree_name, tree_key, tree_of_series
+from demagic.kernel.tree import check_tree_name, opened, tree_of_series
 from demagic.model.series import Series
 from verify import bench, selftest
 from verify.matrix import render_json, render_markdown, render_text
@@ -75,6 +74,6 @@ def main(argv: Optional[Sequence[str]] = None) -> int:
     def body() -> int:
         series = Series.load(args.series)      # read once, before any extraction
         name = args.tree or (tree_of_series(series) if args.kdir is None else "")
-        with lock.holding(tree_key(args.kdir, name), f"verify {args.command}"):
+        with opened(args.kdir, name, f"verify {args.command}"):
             return HANDLERS[args.command](options(args, series))
     return guarded("verify", body, "no compiler left running")

@@ -12,7 +12,7 @@ from demagic.core.proc import guarded
 # command -> module whose main(argv) runs it
 COMMANDS: Dict[str, str] = {
     "deps": "demagic.core.deps",
-    "tree": "demagic.kernel.tree",
+    "tree": "demagic.cli.tree",
     "scan": "demagic.cli.scan",
     "test-rules": "demagic.cli.rulecases",
     "test-judge": "demagic.cli.judgecases",

@@ -10,6 +10,7 @@ import unittest
 from pathlib import Path
 from unittest import mock
 
+from demagic.kernel import tree as trees
 from demagic.core import paths
 from demagic.core import ccache
 from demagic.scan.collect import Scan, Stats
@@ -113,6 +114,9 @@ class BenchCompareTest(unittest.TestCase):
             return []
         with tempfile.TemporaryDirectory() as tmp, \
                 mock.patch.object(paths, "BUILD", Path(tmp)), \
+                mock.patch.object(trees, "_source", return_value=(None, "linux-6.1", "i")), \
+                mock.patch.object(trees, "_ready", return_value=True), \
+                mock.patch.object(trees, "pristine"), \
                 mock.patch.object(bench, "bench_tree", side_effect=probe), \
                 mock.patch.object(bench, "bench_scan", side_effect=lambda *a: probe(*a) or ""), \
                 mock.patch("sys.stdout"):

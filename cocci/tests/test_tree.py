@@ -210,6 +210,76 @@ class OverlapTest(TreeCase):
         self.assertIn("demagic make spatch (pid 1) is using linux", said[0])
 
 
+class ReadsBesideWritesTest(TreeCase):
+    """A read of the pristine copy goes on beside a run that writes the work copy; a run
+    that must make the copy again waits until the reads of the old one end."""
+
+    def hold(self, script: str) -> "subprocess.Popen[str]":
+        """A process that holds locks as script says, until its stdin closes."""
+        (self.build / "locks").mkdir(parents=True, exist_ok=True)
+        proc = subprocess.Popen([sys.executable, "-c", (
+            "import fcntl, os, sys\n"
+            f"locks = {str(self.build / 'locks')!r}\n"
+            "def take(name, mode):\n"
+            "    fd = os.open(os.path.join(locks, name), os.O_RDWR | os.O_CREAT)\n"
+            "    fcntl.flock(fd, mode)\n"
+            "    os.pwrite(fd, b'demagic boot-test run (pid 1)', 0)\n"
+            f"{script}\n"
+            "print('held', flush=True)\nsys.stdin.read()\n")],
+            stdin=subprocess.PIPE, stdout=subprocess.PIPE, text=True)
+        assert proc.stdout is not None
+        self.assertEqual(proc.stdout.readline().strip(), "held")
+        return proc
+
+    def release(self, proc: "subprocess.Popen[str]") -> None:
+        for stream in (proc.stdin, proc.stdout):
+            if stream:
+                stream.close()
+        proc.wait()
+
+    def test_a_read_does_not_wait_for_a_write(self) -> None:
+        kdir = self.user_tree()
+        trees.pristine(kdir, QUIET)                       # the copy is ready
+        writer = self.hold("take('linux.tree.lock', fcntl.LOCK_SH)\n"
+                           "take('linux.lock', fcntl.LOCK_EX)")
+        said: list = []
+        progress = Progress(quiet=True)
+        # a read that waited would be let go here, and fail below rather than hang
+        progress.step = lambda line: (said.append(line), self.release(writer))  # type: ignore
+        with trees.opened(kdir, "linux", "make scan", progress, work=False) as tree:
+            self.assertTrue((tree.repo / "Makefile").is_file())
+        self.assertEqual(said, [])
+        self.release(writer)
+
+    def test_a_write_waits_for_a_write_and_says_whose_turn(self) -> None:
+        kdir = self.user_tree()
+        trees.pristine(kdir, QUIET)
+        writer = self.hold("take('linux.tree.lock', fcntl.LOCK_SH)\n"
+                           "take('linux.lock', fcntl.LOCK_EX)")
+        said: list = []
+        progress = Progress(quiet=True)
+        progress.step = lambda line: (said.append(line), self.release(writer))  # type: ignore
+        with trees.opened(kdir, "linux", "make verify", progress):
+            pass
+        self.assertEqual(len(said), 1)
+        self.assertIn("demagic boot-test run (pid 1) is using linux", said[0])
+
+    def test_a_copy_made_again_waits_for_the_reads_of_the_old_one(self) -> None:
+        kdir = self.user_tree()
+        trees.pristine(kdir, QUIET)
+        commit(kdir, "drivers/foo/foo.c", "int foo2;\n")      # the copy is now stale
+        reader = self.hold("take('linux.tree.lock', fcntl.LOCK_SH)")
+        said: list = []
+        progress = Progress(quiet=True)
+        progress.step = lambda line: (said.append(line), self.release(reader)  # type: ignore
+                                      if "waiting" in line else None)
+        with trees.opened(kdir, "linux", "make scan", progress, work=False) as tree:
+            self.assertEqual((tree.repo / "drivers/foo/foo.c").read_text(), "int foo2;\n")
+        waits = [line for line in said if "waiting" in line]
+        self.assertEqual(len(waits), 1)
+        self.assertIn("is using the pristine copy of linux", waits[0])
+
+
 class InterruptTest(unittest.TestCase):
     def test_an_interrupt_leaves_no_process_behind(self) -> None:
         with tempfile.TemporaryDirectory() as tmp:

@@ -41,7 +41,7 @@ class BadInputTest(unittest.TestCase):
     def test_a_full_disk_is_one_line(self) -> None:
         full = OSError(errno.ENOSPC, "No space left on device", "/nonexistent/build/log")
         with mock.patch.dict(cli.HANDLERS, {"run": mock.Mock(side_effect=full)}), \
-                mock.patch("qemu.cli.lock.holding"), mock.patch("qemu.cli.given_series"), \
+                mock.patch("qemu.cli.dtree.opened"), mock.patch("qemu.cli.given_series"), \
                 mock.patch("qemu.cli.tree_name"), mock.patch("qemu.cli.resolve"):
             rc, err = quiet_main(["run", "--series", "/nonexistent/series"])
         self.assertEqual(rc, 1)

@@ -27,7 +27,6 @@ from pathlib import Path
 from typing import Callable, Dict, List, Optional, Sequence
 
 from demagic.core import paths
-from demagic.core import lock
 from demagic.judge import scans
 from demagic.series import build as series
 from demagic.kernel import tree as trees
@@ -153,7 +152,7 @@ def main(argv: Optional[Sequence[str]] = None) -> int:
     figures = []
     for name in names:
         # the spatch runs use the tree's work copy, which every command shares
-        with lock.holding(trees.tree_key(None, name), "make bench"):
+        with trees.opened(None, name, "make bench"):
             figures += bench_tree(name, args.jobs, args.repeat, out)
             figures.append(bench_scan(name, args.jobs, args.repeat))
     print(f"bench (-j{args.jobs}, median of {args.repeat}, load average "

@@ -7,7 +7,6 @@ import argparse
 from pathlib import Path
 from typing import Optional, Sequence
 
-from demagic.core import lock
 from demagic.core.proc import Progress
 from demagic.kernel import tree as trees
 from demagic.model.series import Series
@@ -24,8 +23,7 @@ def main(argv: Optional[Sequence[str]] = None) -> int:
     args = parser.parse_args(argv)
     series = Series.load(args.series)
     name = trees.check_tree_name(args.tree) if args.tree else trees.tree_of_series(series)
-    with lock.holding(trees.tree_key(args.kdir, name), "check-mail"):
-        tree = trees.pristine(args.kdir, tree_name=name)
+    with trees.opened(args.kdir, name, "check-mail") as tree:
         report = check(series, tree, Progress())
     for note in report.notes:
         print(f"  {note}")

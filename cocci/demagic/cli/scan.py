@@ -18,7 +18,6 @@ from pathlib import Path
 from typing import List, Optional, Sequence
 
 from demagic.core.files import write_atomic
-from demagic.core import lock
 from demagic.core.proc import Progress, cap_jobs, run
 from demagic.core.errors import UsageError
 from demagic.judge import scans
@@ -97,29 +96,32 @@ def main(argv: Sequence[str]) -> int:
     args = parse_args(argv)
     args.jobs = cap_jobs(args.jobs)
     name = tree.check_tree_name(args.tree)
-    with lock.holding(tree.tree_key(args.kdir, name), "make scan"):
-        return _main(args, name)
-
-
-def _main(args: argparse.Namespace, name: str) -> int:
-    pristine = None if args.kdir else tree.pristine(None, tree_name=name)
-    root = args.kdir.resolve() if args.kdir else pristine.repo   # type: ignore[union-attr]
-    if args.kdir:
-        tree.check_kdir(root)
     progress = Progress()
+    if args.kdir is not None and args.mode != "patch":
+        # the user's tree, read in place: no copy of it to share
+        tree.check_kdir(args.kdir.resolve())
+        return _main(args, args.kdir.resolve(), None, progress)
+    # a read of the pristine copy goes on beside other runs; MODE=patch also rewrites the
+    # work copy, one run at a time
+    with tree.opened(args.kdir, name, "make scan", progress, work=args.mode == "patch") as t:
+        return _main(args, args.kdir.resolve() if args.kdir else t.repo, t, progress)
+
+
+def _main(args: argparse.Namespace, root: Path, pristine: Optional[tree.Tree],
+          progress: Progress) -> int:
     if args.bench:
         return bench(root, args.jobs, progress)
-    if pristine is not None:    # Debian's tree: its commit pins the content, the cache may serve
+    if pristine is not None and args.kdir is None:
+        # Debian's tree: its commit pins the content, the cache may serve
         result = scans.cached(pristine.base, root, args.subdir, args.macros, args.jobs,
-                                   progress)
+                              progress)
     else:
         result = scans.judged(root, args.subdir, args.macros, args.jobs, progress)
     if args.mode == "context":
         text = report.context(result.cands, Texts(root))
     elif args.mode == "patch":
-        pristine = tree.pristine(args.kdir, progress, name)
-        text = patch(result.cands, tree.worktree(pristine), args.jobs,
-                               progress)
+        assert pristine is not None
+        text = patch(result.cands, tree.worktree(pristine), args.jobs, progress)
     else:
         text = report.render(result, args.mode or "", args.format, Texts(root))
     write_out(text, args.out)

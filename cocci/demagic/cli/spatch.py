@@ -8,7 +8,6 @@ import os
 from pathlib import Path
 from typing import Optional, Sequence
 
-from demagic.core import lock
 from demagic.core.proc import cap_jobs
 from demagic.kernel import tree as trees
 from demagic.series.build import build, check, check_out
@@ -32,7 +31,7 @@ def main(argv: Optional[Sequence[str]] = None) -> int:
     who = parse_identity(args.identity) if args.identity else None
     name = trees.check_tree_name(args.tree)
     check_out(args.kdir, args.out)
-    with lock.holding(trees.tree_key(args.kdir, name), "make spatch"):
+    with trees.opened(args.kdir, name, "make spatch"):
         build(args.kdir, args.out, args.targets.split(), args.subdir, cap_jobs(args.jobs), who,
               name, args.scope or "")
     return 0
@@ -43,5 +42,5 @@ def check_main(argv: Optional[Sequence[str]] = None) -> int:
     parser.add_argument("--series", type=Path, required=True)
     parser.add_argument("--jobs", type=int, default=os.cpu_count() or 1)
     args = parser.parse_args(argv)
-    with lock.holding(args.series.resolve().name, "check-series"):
+    with trees.opened(None, trees.check_tree_name(args.series.resolve().name), "check-series"):
         return check(args.series, cap_jobs(args.jobs))

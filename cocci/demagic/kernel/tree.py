@@ -9,18 +9,16 @@ has no stamp and is redone.
 
 from __future__ import annotations
 
-import argparse
 import hashlib
 import os
 import re
 import shutil
-import sys
 from dataclasses import dataclass
 from pathlib import Path
-from typing import List, Optional, Sequence, Tuple
+from contextlib import contextmanager
+from typing import Iterator, List, Optional, Sequence, Tuple
 
-from demagic.core import paths
-from demagic.core.paths import REPO_ROOT
+from demagic.core import lock, paths
 from demagic.model.series import Series
 from demagic.core.proc import CommandError, Progress, run
 from demagic.core.errors import DemagicError, UsageError
@@ -230,20 +228,34 @@ def _ensure_package(name: str) -> None:
         raise DemagicError(f"{tarball(name)} missing after installing {package(name)}")
 
 
-def pristine(kdir: Optional[Path] = None, progress: Optional[Progress] = None,
-             tree_name: str = DEFAULT_NAME) -> Tree:
-    """The pristine git copy of kdir, or of Debian's tree tree_name."""
-    progress = progress or Progress()
+def _source(kdir: Optional[Path], tree_name: str) -> Tuple[Optional[Path], str, str]:
+    """(kdir resolved, the tree's name under build/, what its copy is made from), the
+    source checked first: a KDIR that is no kernel tree is a UsageError."""
     if kdir is not None:
         kdir = kdir.resolve()
         check_kdir(kdir)
     else:
         _ensure_package(check_tree_name(tree_name))
     name = tree_name if kdir is None else kdir.name
+    return kdir, name, _identity(kdir, name)
+
+
+def _ready(name: str, ident: str) -> bool:
+    """The pristine copy of name is there, made from ident."""
+    stamp = paths.BUILD / "trees" / f"{name}.stamp"
+    return stamp.exists() and stamp.read_text().strip() == ident and \
+        (paths.BUILD / "trees" / name).is_dir()
+
+
+def pristine(kdir: Optional[Path] = None, progress: Optional[Progress] = None,
+             tree_name: str = DEFAULT_NAME) -> Tree:
+    """The pristine git copy of kdir, or of Debian's tree tree_name, made when missing or
+    stale (see opened() for the lock that makes that safe beside other runs)."""
+    progress = progress or Progress()
+    kdir, name, ident = _source(kdir, tree_name)
     repo = paths.BUILD / "trees" / name
     stamp = paths.BUILD / "trees" / f"{name}.stamp"
-    ident = _identity(kdir, name)
-    if not (stamp.exists() and stamp.read_text().strip() == ident and repo.is_dir()):
+    if not _ready(name, ident):
         tmp = paths.BUILD / "trees" / f"{name}.tmp"
         # the work copies belong to the old copy: their git metadata goes with it
         for stale in (tmp, repo, work_path(name)):
@@ -270,6 +282,29 @@ def pristine(kdir: Optional[Path] = None, progress: Optional[Progress] = None,
     else:
         origin = f"{'the git checkout' if history else 'the tree'} {kdir}"
     return Tree(name, repo, base, kernel_version(repo), history, origin, tuple(dirty))
+
+
+@contextmanager
+def opened(kdir: Optional[Path], tree_name: str, what: str, progress: Optional[Progress] = None,
+           work: bool = True) -> Iterator[Tree]:
+    """The pristine copy of the tree, made when missing or stale, held while the block runs:
+    shared, so that reads go on beside other runs (a scan beside a boot test); with work,
+    the tree's work copy and build directories too, one run at a time.  what names the
+    command for a run that has to wait."""
+    progress = progress or Progress()
+    name = tree_key(kdir, tree_name)
+    with lock.tree_lock(name, what, progress) as held:
+        _, copy, ident = _source(kdir, tree_name)
+        if not _ready(copy, ident):
+            held.exclusive()        # the runs that read the old copy end first
+            pristine(kdir, progress, tree_name)
+            held.shared()
+        tree = pristine(kdir, progress, tree_name)
+        if not work:
+            yield tree
+            return
+        with lock.holding(name, what, progress):
+            yield tree
 
 
 def tree_of_series(series: Series) -> str:
@@ -326,22 +361,3 @@ def worktree(tree: Tree, series: Optional[Series] = None, upto: Optional[int] = 
         culprit = patches[min(applied, len(patches) - 1)]
         raise DemagicError(f"{culprit.name}: does not apply to {tree.name}")
     return path
-
-
-def main(argv: Sequence[str] | None = None) -> int:
-    """tree [--kdir K] [--worktree [--series DIR] [--upto N]]: print a path."""
-    parser = argparse.ArgumentParser(prog="demagic tree", description=__doc__)
-    parser.add_argument("--kdir", type=Path)
-    parser.add_argument("--tree", default=DEFAULT_NAME)
-    parser.add_argument("--worktree", action="store_true")
-    parser.add_argument("--series", type=Path)
-    parser.add_argument("--upto", type=int)
-    args = parser.parse_args(argv)
-    tree = pristine(args.kdir, tree_name=args.tree)
-    if args.worktree:
-        from demagic.core import lock
-        with lock.holding(tree_key(args.kdir, args.tree), "demagic tree --worktree"):
-            print(worktree(tree, Series.load(args.series) if args.series else None, args.upto))
-    else:
-        print(tree.repo)
-    return 0
