@@ -8,12 +8,12 @@ import argparse
 import os
 import shutil
 import statistics
-import time
 from pathlib import Path
 from typing import Callable, Dict
 
 from demagic.core.errors import DemagicError
 from demagic.core.proc import Progress
+from demagic.core.timing import timed
 from demagic.kernel import tree as dtree
 from demagic.model.series import Series
 from qemu import kernel, sync
@@ -85,9 +85,7 @@ def _forget_after(tr: dtree.Tree, series: Series, flavour: Flavour, headers: boo
 
 def _timed(fn: Callable[[argparse.Namespace, Subject], int], args: argparse.Namespace,
            sub: Subject) -> float:
-    start = time.monotonic()
-    fn(args, sub)
-    return time.monotonic() - start
+    return timed(lambda: fn(args, sub))[0]
 
 
 def _remove(path: Path) -> None:

@@ -11,8 +11,9 @@ from __future__ import annotations
 import os
 import shutil
 import tempfile
-import time
+from typing import Tuple
 
+from demagic.core.timing import timed
 from demagic.core.proc import Progress
 from demagic.core import paths
 from demagic.kernel.tree import pristine
@@ -23,10 +24,9 @@ COLD_TARGET = 15 * 60
 WARM_TARGET = 3 * 60
 
 
-def timed(opts: Options) -> tuple[float, str]:
-    start = time.monotonic()
-    matrix = verify(opts, Progress())
-    return time.monotonic() - start, "FAIL" if matrix.failed() else "pass"
+def timed_run(opts: Options) -> Tuple[float, str]:
+    wall, _, matrix = timed(lambda: verify(opts, Progress()))
+    return wall, "FAIL" if matrix.failed() else "pass"
 
 
 def main(opts: Options) -> int:
@@ -37,8 +37,8 @@ def main(opts: Options) -> int:
     with tempfile.TemporaryDirectory(dir=paths.BUILD) as empty:
         os.environ["DEMAGIC_CCACHE"] = empty    # cold: nothing cached; warm: the same cache
         try:
-            cold, cold_result = timed(opts)
-            warm, warm_result = timed(opts)
+            cold, cold_result = timed_run(opts)
+            warm, warm_result = timed_run(opts)
         finally:
             del os.environ["DEMAGIC_CCACHE"]
     mode = "fast" if opts.fast else "full"

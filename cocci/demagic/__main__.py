@@ -11,7 +11,7 @@ from demagic.core.proc import guarded
 
 # command -> module whose main(argv) runs it
 COMMANDS: Dict[str, str] = {
-    "deps": "demagic.core.deps",
+    "deps": "demagic.cli.deps",
     "tree": "demagic.cli.tree",
     "scan": "demagic.cli.scan",
     "test-rules": "demagic.cli.rulecases",

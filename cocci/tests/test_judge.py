@@ -43,7 +43,9 @@ def mismatches(case: Dict[str, Any]) -> List[str]:
 
 class JudgeDataTest(unittest.TestCase):
     """Each judge_data/NAME.json: a candidate, its verdict and words its reason names.
-    NAME_failure.json holds a wrong expectation that must be reported."""
+    NAME_wrong.json holds a deliberately wrong expectation, which must be reported: the
+    check of the others can fail.  (A name ending in _failure means what it means in
+    Coccinelle's tests and the rule cases: a known failure that must keep failing.)"""
 
     def test_cases(self) -> None:
         cases = sorted(DATA.glob("*.json"))
@@ -51,7 +53,7 @@ class JudgeDataTest(unittest.TestCase):
         for path in cases:
             with self.subTest(case=path.stem):
                 found = mismatches(json.loads(path.read_text()))
-                if path.stem.endswith("_failure"):
+                if path.stem.endswith("_wrong"):
                     self.assertTrue(found, f"{path.name}: wrong expectation not caught")
                 else:
                     self.assertEqual(found, [])
@@ -84,7 +86,7 @@ class ReportParseTest(unittest.TestCase):
         self.assertEqual(rec.type, "")
 
     def test_rule_options_come_from_its_header(self) -> None:
-        self.assertIn("--no-includes", discover.rule_options())
+        self.assertIn("--no-includes", discover.rule_options(discover.RULE))
 
 
 class TreeTest(unittest.TestCase):
@@ -259,7 +261,7 @@ class RuleTest(unittest.TestCase):
         with tempfile.TemporaryDirectory() as tmp:
             src = Path(tmp) / "t.c"
             src.write_text(self.SOURCE)
-            res = subprocess.run(["spatch", "--very-quiet", "-D", "report", *discover.rule_options(),
+            res = subprocess.run(["spatch", "--very-quiet", "-D", "report", *discover.rule_options(discover.RULE),
                                   "--sp-file", str(discover.RULE), str(src)],
                                  capture_output=True, text=True, check=True)
         got = {(r.line, r.what, r.kind) for r in discover.parse_report(res.stdout)}

@@ -20,9 +20,7 @@ from __future__ import annotations
 import argparse
 import os
 import shutil
-import statistics
 import tempfile
-import time
 from pathlib import Path
 from typing import Callable, Dict, List, Optional, Sequence
 
@@ -32,21 +30,13 @@ from demagic.series import build as series
 from demagic.kernel import tree as trees
 from demagic.core.errors import DemagicError
 from demagic.core.proc import Progress
+from demagic.core.timing import median_of
 
 TARGETS = {"linux-6.1": "8 s", "linux-6.12": "20 s"}
 SCAN_TARGET = "12 s cold, 2 s cached"
 # What a change makes stale: a line of demagic's Python, every scan; a rewrite rule,
 # the scans and the rewrites.
 STALE = {"code": ("scan",), "rule": ("scan", "spatch")}
-
-
-def _median(fn: Callable[[], None], repeat: int) -> float:
-    times = []
-    for _ in range(repeat):
-        start = time.monotonic()
-        fn()
-        times.append(time.monotonic() - start)
-    return statistics.median(times)
 
 
 def _same(a: Path, b: Path) -> bool:
@@ -103,14 +93,14 @@ def bench_tree(name: str, jobs: int, repeat: int, out: Path) -> List[str]:
             return lambda: series.build(None, out / f"{name}-{label}", [], None, jobs, None,
                                         tree_name=name, parallel=parallel)
 
-        before = _median(caches.using(caches.empty, spatch("sequential", False)), repeat)
-        cold = _median(caches.using(caches.empty, spatch("parallel")), repeat)
+        before = median_of(caches.using(caches.empty, spatch("sequential", False)), repeat)
+        cold = median_of(caches.using(caches.empty, spatch("parallel")), repeat)
         caches.using(lambda: str(caches.full), spatch("fill"))()
-        code = _median(caches.using(lambda: caches.without(STALE["code"]), spatch("code")),
+        code = median_of(caches.using(lambda: caches.without(STALE["code"]), spatch("code")),
                        repeat)
-        rule = _median(caches.using(lambda: caches.without(STALE["rule"]), spatch("rule")),
+        rule = median_of(caches.using(lambda: caches.without(STALE["rule"]), spatch("rule")),
                        repeat)
-        warm = _median(caches.using(lambda: str(caches.full), spatch("unchanged")), repeat)
+        warm = median_of(caches.using(lambda: str(caches.full), spatch("unchanged")), repeat)
     for label, path in runs.items():
         if not _same(runs["sequential"], path):
             raise DemagicError(f"bench: the {label} series of {name} differs from the "
@@ -130,10 +120,10 @@ def bench_scan(name: str, jobs: int, repeat: int) -> str:
         results.append(scans.cached(tree.base, tree.repo, jobs=jobs))
     with tempfile.TemporaryDirectory(dir=paths.BUILD) as top:
         caches = Caches(top)
-        cold = _median(caches.using(caches.empty, scan), repeat)
+        cold = median_of(caches.using(caches.empty, scan), repeat)
         caches.using(lambda: str(caches.full), scan)()
-        code = _median(caches.using(lambda: caches.without(STALE["code"]), scan), repeat)
-        warm = _median(caches.using(lambda: str(caches.full), scan), repeat)
+        code = median_of(caches.using(lambda: caches.without(STALE["code"]), scan), repeat)
+        warm = median_of(caches.using(lambda: str(caches.full), scan), repeat)
     if any(r.cands != results[0].cands or r.unparsed != results[0].unparsed for r in results):
         raise DemagicError(f"bench: the scans of {name} differ between cold and cached runs")
     return (f"make scan {name}, whole tree, target {SCAN_TARGET}: cold {cold:6.1f} s | "

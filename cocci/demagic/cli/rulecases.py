@@ -6,10 +6,13 @@ whose first line says what to retire:
 
     /* demagic: remove FOO_MAGIC [BAR_MAGIC] struct=S member=F [header=H] */
     /* demagic: flag FOO_MAGIC struct=S member=F flag=busy */
+    /* demagic: find */
 
 and the expected result, compared byte for byte: NAME.res (and NAME.h.res),
-or NAME.err for a target that must be refused with that message.  A case
-named *_failure is a known failure and must keep failing.
+or NAME.err for a target that must be refused with that message; for
+find, NAME.stdout, the report of find_magic.cocci (what the scan reads), as
+Coccinelle's own tests keep a script's output.  A case named *_failure is
+a known failure, as in Coccinelle's tests, and must keep failing.
 """
 
 from __future__ import annotations
@@ -29,17 +32,19 @@ from demagic.core import memo
 from demagic.model.candidate import Verdict
 from demagic.core.errors import DemagicError
 from demagic.core.proc import run
-from demagic.rewrite.apply import Target, apply
+from demagic.model.target import Target
+from demagic.rewrite.apply import apply
+from demagic.core.rules import FIND, rule_options
 
 CASES = COCCI / "tests" / "cases"
-HEADER = re.compile(r"^/\* demagic: (remove|flag) (.*?) \*/$")
+HEADER = re.compile(r"^/\* demagic: (remove|flag|find)(?: (.*?))? \*/$")
 
 
 @dataclass(frozen=True)
 class Case:
     name: str
     inputs: List[Path]
-    target: Target
+    target: Optional[Target]     # None: find_magic.cocci's report
 
 
 def parse_case(c_file: Path) -> Case:
@@ -47,12 +52,15 @@ def parse_case(c_file: Path) -> Case:
     first = c_file.read_text().splitlines()[0]
     m = HEADER.match(first)
     if not m:
-        raise DemagicError(f"{c_file.name}: first line must be /* demagic: remove|flag ... */")
-    words = m.group(2).split()
-    macros = tuple(w for w in words if "=" not in w)
-    opts = dict(w.split("=", 1) for w in words if "=" in w)
+        raise DemagicError(f"{c_file.name}: first line must be "
+                           "/* demagic: remove|flag|find ... */")
     header_file = c_file.with_suffix(".h")
     inputs = [c_file] + ([header_file] if header_file.exists() else [])
+    if m.group(1) == "find":
+        return Case(c_file.stem, inputs, None)
+    words = (m.group(2) or "").split()
+    macros = tuple(w for w in words if "=" not in w)
+    opts = dict(w.split("=", 1) for w in words if "=" in w)
     verdict = Verdict.FLAG if m.group(1) == "flag" else Verdict.REMOVE
     target = Target(macros, opts["struct"], opts["member"], opts.get("header", c_file.name),
                     verdict, opts.get("flag", "busy"))
@@ -65,6 +73,10 @@ def outcome(case: Case) -> Dict[str, str]:
         work = Path(tmp)
         for path in case.inputs:
             shutil.copy(path, work / path.name)
+        if case.target is None:
+            res = run(["spatch", "--quiet", "-D", "report", *rule_options(FIND), "--sp-file",
+                       str(FIND), *[p.name for p in case.inputs]], cwd=work)
+            return {"stdout": res.stdout}
         run(["git", "-C", tmp, "init", "-q"])
         run(["git", "-C", tmp, "add", "-A"])
         try:
@@ -80,6 +92,9 @@ def expected(case: Case, cases_dir: Path) -> Dict[str, str]:
     err = cases_dir / f"{case.name}.err"
     if err.exists():
         return {"err": err.read_text()}
+    if case.target is None:
+        stdout = cases_dir / f"{case.name}.stdout"
+        return {"stdout": stdout.read_text() if stdout.exists() else f"(missing {stdout.name})\n"}
     out = {}
     for path in case.inputs:
         path = cases_dir / path.name
@@ -127,20 +142,24 @@ def run_cases(cases_dir: Path, only: Optional[str] = None, quiet: bool = False) 
 
 
 def selftest() -> int:
-    """Corrupt one expected result by a single space: the runner must say PROBLEM."""
+    """Corrupt one expected rewrite and one expected report by a single space each: the
+    runner must say PROBLEM for both."""
     with tempfile.TemporaryDirectory(prefix="demagic-selftest-") as tmp:
         copy = Path(tmp) / "cases"
         shutil.copytree(CASES, copy)
-        victim = sorted(copy.glob("*.res"))[0]
-        lines = victim.read_text().splitlines(keepends=True)
-        lines[-1] = lines[-1].rstrip("\n") + " \n"
-        victim.write_text("".join(lines))
-        print(f"selftest: expecting a PROBLEM for {victim.name} (one trailing space added)")
-        status = run_cases(copy, only=rf"^{re.escape(victim.name.split('.')[0])}$", quiet=True)
-    if status == 0:
+        victims = [sorted(copy.glob("*.res"))[0], sorted(copy.glob("*.stdout"))[0]]
+        for victim in victims:
+            lines = victim.read_text().splitlines(keepends=True)
+            lines[-1] = lines[-1].rstrip("\n") + " \n"
+            victim.write_text("".join(lines))
+        names = [v.name.split(".")[0] for v in victims]
+        print(f"selftest: expecting a PROBLEM for {', '.join(v.name for v in victims)} "
+              "(one trailing space added to each)")
+        caught = [run_cases(copy, only=rf"^{re.escape(n)}$", quiet=True) != 0 for n in names]
+    if not all(caught):
         print("selftest: FAILED, the runner accepted a wrong expected result")
         return 1
-    print("selftest: ok, the runner caught the wrong expected result")
+    print("selftest: ok, the runner caught each wrong expected result")
     return 0
 
 

@@ -11,14 +11,13 @@ from __future__ import annotations
 
 import argparse
 import os
-import resource
 import sys
-import time
 from pathlib import Path
 from typing import List, Optional, Sequence
 
 from demagic.core.files import write_atomic
 from demagic.core.proc import Progress, cap_jobs, run
+from demagic.core.timing import timed
 from demagic.core.errors import UsageError
 from demagic.judge import scans
 from demagic.kernel import tree
@@ -31,29 +30,19 @@ from demagic.scan import discover, report
 from demagic.rewrite.targets import group, target_of
 
 
-def _cpu() -> float:
-    """CPU seconds used so far by this process and its finished children."""
-    own = resource.getrusage(resource.RUSAGE_SELF)
-    kids = resource.getrusage(resource.RUSAGE_CHILDREN)
-    return own.ru_utime + own.ru_stime + kids.ru_utime + kids.ru_stime
-
-
 def bench(root: Path, jobs: int, progress: Progress) -> int:
     """Print the scan's wall time beside one naive whole-tree run of the same rule.
 
     CPU seconds are printed too: on a shared machine they vary less than wall time."""
-    cpu0 = _cpu()
-    result = scans.judged(root, jobs=jobs, progress=progress)
+    _, scan_cpu, result = timed(lambda: scans.judged(root, jobs=jobs, progress=progress))
     stats = result.stats
-    scan_cpu = _cpu() - cpu0
     progress.step(f"scan: {stats.seconds:.1f} s, {stats.parsed} files parsed, "
                   f"{len(result.cands)} candidates; now the naive run (slow)")
     nfiles = len(grep_tree(root, ["-l", "-e", ""], ["*.c"]).split())
-    start, cpu0 = time.monotonic(), _cpu()
-    res = run(["spatch", "--very-quiet", "-D", "report", "--no-includes", "--timeout",
-               str(discover.FILE_TIMEOUT), "-j", str(jobs), "--sp-file", str(discover.RULE),
-               "--dir", "."], cwd=root, check=False)
-    naive, naive_cpu = time.monotonic() - start, _cpu() - cpu0
+    naive, naive_cpu, res = timed(lambda: run(
+        ["spatch", "--very-quiet", "-D", "report", "--no-includes", "--timeout",
+         str(discover.FILE_TIMEOUT), "-j", str(jobs), "--sp-file", str(discover.RULE),
+         "--dir", "."], cwd=root, check=False))
     load = os.getloadavg()[0]
     nrec = len([r for r in discover.parse_report(res.stdout) if r.what in ("set", "check")])
     print(f"scan:  {stats.seconds:7.1f} s wall, {scan_cpu:7.1f} s cpu, {stats.parsed:6d} files "

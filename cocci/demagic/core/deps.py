@@ -3,7 +3,6 @@
 
 from __future__ import annotations
 
-import argparse
 import os
 import shlex
 import sys
@@ -129,21 +128,3 @@ def ensure_packages(packages: Sequence[str], why: str) -> None:
         raise DemagicError(f"{why} needs Debian packages; run as root: {cmd}")
     print(f"  installing for {why}: {' '.join(need)}", file=sys.stderr, flush=True)
     install(need)
-
-
-def main(argv: Sequence[str] | None = None) -> int:
-    parser = argparse.ArgumentParser(description=__doc__)
-    parser.add_argument("targets", nargs="+", choices=sorted(PACKAGES))
-    parser.add_argument("--list", action="store_true", help="print the packages only")
-    args = parser.parse_args(argv)
-    try:
-        for target in args.targets:
-            if args.list:
-                print(" ".join(PACKAGES[target]))
-            else:
-                ensure(target)
-    except DemagicError as exc:
-        print(f"demagic: {exc}", file=sys.stderr)
-        return 1
-    return 0
-

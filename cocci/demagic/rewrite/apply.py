@@ -11,7 +11,8 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Dict, List, Mapping, Optional, Sequence, Tuple
 
-from demagic.core.paths import COCCI
+from demagic.core import rules
+from demagic.core.rules import rule_options
 from demagic.scan import discover
 from demagic.rewrite import offsets as layout, preproc
 from demagic.core import memo
@@ -23,8 +24,7 @@ from demagic.kernel.grep import Grep
 from demagic.kernel.source import wrapper_macros
 from demagic.rewrite.tidy import realign, tidy
 
-RULES = COCCI
-RULE_OF = {Verdict.REMOVE: RULES / "remove_magic.cocci", Verdict.FLAG: RULES / "magic_to_bool.cocci"}
+RULE_OF = {Verdict.REMOVE: rules.REMOVE, Verdict.FLAG: rules.FLAG}
 SPATCH_TIMEOUT = 120.0   # seconds spatch may spend on one file
 FILES_PER_RUN = 4
 
@@ -46,14 +46,6 @@ class Result:
     offsets: List[str] = field(default_factory=list)
     manual: List[str] = field(default_factory=list)   # why no patch can be made
     defines: Dict[str, str] = field(default_factory=dict)  # the -D of the first spatch run
-
-
-def rule_options(rule: Path) -> List[str]:
-    """The spatch flags a rule asks for in its '// Options:' header line."""
-    for line in rule.read_text().splitlines():
-        if line.startswith("// Options:"):
-            return line.split(":", 1)[1].split()
-    return []
 
 
 def wrappers(tree: Path, files: Sequence[str], member: str) -> Tuple[List[str], List[str]]:

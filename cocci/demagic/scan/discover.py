@@ -23,7 +23,8 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Dict, Iterable, List, Optional, Sequence, Set, Tuple
 
-from demagic.core.paths import COCCI
+from demagic.core import rules
+from demagic.core.rules import rule_options
 from demagic.core import memo
 from demagic.scan import structs
 from demagic.model.candidate import Site, SiteKind
@@ -32,7 +33,7 @@ from demagic.core.proc import Progress, run
 from demagic.kernel.source import FUNC_START, Texts, magic_words
 from demagic.kernel.grep import Grep
 
-RULE = COCCI / "find_magic.cocci"
+RULE = rules.FIND
 # One line of the rule's report mode (see the emit() helper in the rule).
 REPORT_RX = re.compile(
     r"^(?P<file>[^:\n]+):(?P<line>\d+):(?P<col>\d+)-\d+: WARNING: magic "
@@ -96,14 +97,6 @@ class Report:
     records: List[Record] = field(default_factory=list)
     unparsed: List[Unparsed] = field(default_factory=list)
     failed: List[str] = field(default_factory=list)
-
-
-def rule_options(rule: Path = RULE) -> List[str]:
-    """The spatch flags the rule's `// Options:` header line asks for."""
-    for line in rule.read_text().splitlines():
-        if line.startswith("// Options:"):
-            return line.split(":", 1)[1].split()
-    return []
 
 
 def parse_report(text: str) -> List[Record]:
@@ -218,7 +211,7 @@ def _spatch_chunk(root: Path, files: Sequence[str], extra: Sequence[str]) -> Rep
     file's bytes.  A run that failed, or named a file outside its own, is not
     kept.  A run of files none of which the cache holds is returned as spatch
     gave it; else the parts go in the order of files, as one run gives them."""
-    settings = [*memo.spatch_inputs(root), json.dumps([rule_options(), list(extra)]),
+    settings = [*memo.spatch_inputs(root), json.dumps([rule_options(RULE), list(extra)]),
                 RULE.read_text(), Path(__file__).read_text()]
     names = {f: memo.key("find", *settings, f, (root / f).read_bytes()) for f in files
              if (root / f).is_file()}
@@ -251,7 +244,7 @@ def _spatch_run(root: Path, files: Sequence[str], extra: Sequence[str]) -> Repor
         fh.write("\n\n".join(files) + "\n")
         groups = fh.name
     try:
-        res = run(["spatch", "--quiet", "--verbose-parsing", "-D", "report", *rule_options(),
+        res = run(["spatch", "--quiet", "--verbose-parsing", "-D", "report", *rule_options(RULE),
                    *extra, "--timeout", str(FILE_TIMEOUT), "--sp-file", str(RULE),
                    "--file-groups", groups], cwd=root, check=False)
     finally:
