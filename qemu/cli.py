@@ -9,7 +9,6 @@ from typing import Callable, Dict, Optional, Sequence
 
 from demagic.core.proc import cap_jobs, guarded
 from demagic.kernel import tree as dtree
-from demagic.model.series import Series
 from qemu.bench import cmd_bench
 from qemu.machines import FLAVOURS
 from qemu.suite import Subject, cmd_mutant, cmd_run, given_series, resolve, tree_name

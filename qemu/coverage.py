@@ -13,9 +13,9 @@ a PCI or USB device QEMU does not emulate, or no guest test for it.
 from __future__ import annotations
 
 import re
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from pathlib import Path
-from typing import Dict, List, Optional, Sequence, Set, Tuple
+from typing import List, Optional, Sequence, Set, Tuple
 
 from demagic.kernel.kbuild import levels, object_of
 from demagic.model.patches import Patch

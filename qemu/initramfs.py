@@ -5,7 +5,6 @@ from __future__ import annotations
 
 import fcntl
 import os
-import shutil
 import subprocess
 from contextlib import contextmanager
 from pathlib import Path

@@ -6,7 +6,7 @@ from __future__ import annotations
 
 import json
 from pathlib import Path
-from typing import List, Sequence
+from typing import Sequence
 
 from demagic.core.paths import REPO_ROOT
 from demagic.kernel import tree as dtree

@@ -11,7 +11,6 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Dict, List, Optional
 
-from demagic.core.errors import UsageError
 from demagic.core.files import write_atomic
 from demagic.core.paths import REPO_ROOT
 from demagic.core.proc import Progress

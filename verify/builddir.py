@@ -13,7 +13,6 @@ from typing import Dict, List, Optional, Sequence, Set, Tuple
 
 from demagic.core import ccache
 from demagic.core.proc import BATCH, CommandError, run
-from demagic.core.errors import DemagicError
 from demagic.kernel import kconfig
 from verify.targets import Target
 from demagic.kernel.build import BuildError, configure

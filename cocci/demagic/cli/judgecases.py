@@ -13,7 +13,6 @@ changes one verdict in one expect file and checks that the runner fails.
 
 from __future__ import annotations
 
-import argparse
 import difflib
 import re
 import shutil
@@ -22,6 +21,7 @@ import tempfile
 from pathlib import Path
 from typing import List, Optional, Sequence
 
+from demagic.cli.rulecases import case_parser
 from demagic.core.paths import COCCI
 from demagic.core import memo
 from demagic.scan import report as scanout
@@ -115,11 +115,7 @@ def selftest() -> int:
 
 
 def main(argv: Optional[Sequence[str]] = None) -> int:
-    parser = argparse.ArgumentParser(prog="demagic test-judge", description=__doc__,
-                                     formatter_class=argparse.RawDescriptionHelpFormatter)
-    parser.add_argument("--only", help="run the cases whose name matches this regex")
-    parser.add_argument("--selftest", action="store_true",
-                        help="show that a wrong verdict in an expect file is caught")
+    parser = case_parser("demagic test-judge", __doc__, "a wrong verdict in an expect file")
     parser.add_argument("--write", action="store_true",
                         help="write each case's expect from the scan's output, for review")
     args = parser.parse_args(argv)

@@ -163,13 +163,18 @@ def selftest() -> int:
     return 0
 
 
-def main(argv: Optional[Sequence[str]] = None) -> int:
-    parser = argparse.ArgumentParser(prog="demagic test-rules", description=__doc__,
+def case_parser(prog: str, doc: Optional[str], caught: str) -> argparse.ArgumentParser:
+    """The command line of a case runner: --only and --selftest (which shows that caught)."""
+    parser = argparse.ArgumentParser(prog=prog, description=doc,
                                      formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("--only", help="run the cases whose name matches this regex")
-    parser.add_argument("--selftest", action="store_true",
-                        help="show that a wrong expected result is caught")
-    args = parser.parse_args(argv)
+    parser.add_argument("--selftest", action="store_true", help=f"show that {caught} is caught")
+    return parser
+
+
+def main(argv: Optional[Sequence[str]] = None) -> int:
+    args = case_parser("demagic test-rules", __doc__, "a wrong expected result").parse_args(argv)
+    # every case runs the tools themselves, with a cache of its own
     with memo.isolated():
         if args.selftest:
             return selftest()

@@ -18,7 +18,6 @@ import os
 import pickle
 import shutil
 import tempfile
-import threading
 import zlib
 from pathlib import Path
 from typing import Iterator, List, Optional, Type, TypeVar, Union

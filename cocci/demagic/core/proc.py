@@ -13,7 +13,7 @@ import sys
 import threading
 import time
 from pathlib import Path
-from typing import Any, Callable, Mapping, Optional, Sequence, Set, Tuple, Type
+from typing import Any, Callable, Mapping, Optional, Sequence, Set
 
 from demagic.core.errors import DemagicError, UsageError
 

@@ -22,10 +22,9 @@ What counts as a reference, by kind of identifier (see patch.removed_identifiers
 
 from __future__ import annotations
 
-import functools
 import re
 from pathlib import Path
-from typing import Iterable, List, Optional, Sequence, Set, Tuple
+from typing import List, Optional, Sequence, Set, Tuple
 
 from demagic.kernel.grep import Grep, Hit, WordIndex
 from demagic.model.patches import Removed

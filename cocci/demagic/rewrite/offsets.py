@@ -13,7 +13,6 @@ from __future__ import annotations
 import functools
 import re
 from dataclasses import dataclass, field
-from pathlib import Path
 from typing import Dict, List, Mapping, Optional, Tuple
 
 from demagic.kernel.offsets import DEFINE_RX, offset_macros

@@ -10,7 +10,7 @@
 from __future__ import annotations
 
 import re
-from typing import Iterable, List, Optional, Set, Tuple
+from typing import Iterable, List, Set, Tuple
 
 DEFINE = re.compile(r"^\s*#\s*define\s+(\w+)")
 COMMENT = re.compile(r"/\*.*?\*/|//[^\n]*", re.S)

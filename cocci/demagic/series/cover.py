@@ -4,10 +4,9 @@ tested and how it was made (the semantic patches themselves)."""
 
 from __future__ import annotations
 
-import textwrap
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any, Dict, List, Optional, Sequence
+from typing import List, Optional
 
 from demagic.core.prose import flow
 from demagic.model.target import group_name

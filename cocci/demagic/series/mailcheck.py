@@ -14,19 +14,17 @@ is 1 when any check fails.
 
 from __future__ import annotations
 
-import os
 import re
 import shutil
 import tempfile
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Dict, List, Optional, Sequence
+from typing import List, Sequence
 
 from demagic.model.series import Series
 from demagic.kernel import checkpatch as kcheckpatch
-from demagic.model import patches
 from demagic.kernel import tree as trees
-from demagic.core.errors import DemagicError, UsageError
+from demagic.core.errors import DemagicError
 from demagic.core.proc import Progress, run
 
 

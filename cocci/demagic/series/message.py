@@ -9,16 +9,14 @@ removes (read back from the change itself) and how behaviour changes.
 
 from __future__ import annotations
 
-import os
 import re
-import textwrap
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Dict, List, Optional, Sequence
+from typing import Dict, List, Sequence
 
 from demagic.core.paths import COCCI
 from demagic.core.prose import and_list, flow
-from demagic.model.candidate import Candidate, CheckShape, Role, Site, SiteKind, Verdict
+from demagic.model.candidate import Candidate, CheckShape, Role, SiteKind, Verdict
 from demagic.model.patches import Patch, Removed
 from demagic.core.proc import run
 from demagic.model.target import Target, group_name

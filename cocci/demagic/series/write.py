@@ -10,7 +10,6 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Dict, List, Optional, Sequence, Tuple
 
-from demagic.core.paths import COCCI
 from demagic.core.proc import Progress, run
 from demagic.kernel import leftovers, registry, tree as trees
 from demagic.kernel.grep import Grep, WordIndex

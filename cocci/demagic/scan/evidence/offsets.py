@@ -4,7 +4,6 @@
 from __future__ import annotations
 
 import re
-from pathlib import Path
 from typing import TYPE_CHECKING, Dict, Iterable, List, Sequence
 
 from demagic.model.candidate import Candidate, Site, SiteKind

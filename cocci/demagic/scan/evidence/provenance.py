@@ -23,7 +23,7 @@ compiler already.
 from __future__ import annotations
 
 import re
-from typing import TYPE_CHECKING, List, Optional, Sequence, Tuple
+from typing import TYPE_CHECKING, Optional, Sequence, Tuple
 
 from demagic.model.candidate import Candidate, Finding, Site
 from demagic.kernel.source import Texts, function_body, function_start

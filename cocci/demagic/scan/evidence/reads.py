@@ -14,7 +14,7 @@ from __future__ import annotations
 import re
 from typing import TYPE_CHECKING, Dict, List, Sequence, Set, Tuple
 
-from demagic.scan.evidence.shapes import message_call
+from demagic.scan.evidence.errorpaths import message_call
 from demagic.scan.evidence.formats import format_reason
 from demagic.model.candidate import Candidate, Finding, Site, SiteKind
 from demagic.kernel.source import Texts, enclosing_call

@@ -11,9 +11,9 @@ from __future__ import annotations
 
 import re
 from pathlib import Path
-from typing import TYPE_CHECKING, Dict, Optional, Sequence, Tuple
+from typing import TYPE_CHECKING, Dict, Optional, Sequence
 
-from demagic.model.candidate import Candidate, Finding, Site
+from demagic.model.candidate import Candidate, Finding
 from demagic.kernel.source import Texts
 
 if TYPE_CHECKING:
