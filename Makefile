@@ -115,7 +115,7 @@ test-rules:
 
 test-judge:
 	$(Q)$(PY) -m demagic deps spatch
-	$(Q)$(PY) -m demagic test-judge
+	$(Q)$(PY) -m demagic test-judge --mutants
 	$(Q)$(PY) -m demagic test-judge --selftest
 
 # Everything CI runs, quick checks first; each phase prints the time it starts.
@@ -127,7 +127,8 @@ PHASE = @echo "== $$(date +%T) $(1)"
 # the disk's room for build/ before the proofs, and what build/ holds after them
 ROOM = @mkdir -p build && echo "== room: $$(df -BM --output=avail build | tail -1 | tr -d ' ') free for build/$(1)"
 PROOF_TREES := linux-6.1 linux-6.12
-# The quick checks: unit tests, and the rule and judge cases with their selftests.
+# The quick checks: unit tests, and the rule and judge cases with their selftests
+# (the judge cases run once more with each kind of evidence turned off: --mutants).
 define QUICK
 	$(call PHASE,unit tests: cocci verify qemu)
 	$(Q)$(PY) -m unittest discover -s cocci/tests -t cocci -p 'test_*.py'
@@ -137,7 +138,7 @@ define QUICK
 	$(Q)$(PY) -m demagic test-rules
 	$(Q)$(PY) -m demagic test-rules --selftest
 	$(call PHASE,judge cases)
-	$(Q)$(PY) -m demagic test-judge
+	$(Q)$(PY) -m demagic test-judge --mutants
 	$(Q)$(PY) -m demagic test-judge --selftest
 endef
 

@@ -14,7 +14,8 @@ from unittest import mock
 
 from demagic.model.reports import BootReport, Coverage, CoverageRow
 from demagic.series import cover, mail as export, mailcheck, message
-from demagic.model.candidate import Candidate, CheckShape, Evidence, Finding, Role, Site, Verdict
+from demagic.model.candidate import (Candidate, CheckShape, Evidence, Finding, Role, Site,
+                                     SiteKind, Verdict)
 from demagic.scan.evidence import shapes
 from demagic.model.patches import parse_text
 from demagic.core.errors import DemagicError
@@ -44,7 +45,8 @@ def write(c: Candidate, diff: str = DIFF) -> str:
 
 
 def shape(line: int, func: str, kind: str, mismatch: str, **kw: str) -> CheckShape:
-    return CheckShape(Site("drivers/foo/foo.c", line, func, kind), Role.DEBUG, kind, mismatch, **kw)
+    return CheckShape(Site("drivers/foo/foo.c", line, func, SiteKind.CONDITION), Role.DEBUG, kind,
+                      mismatch, **kw)
 
 
 class MessageTest(unittest.TestCase):

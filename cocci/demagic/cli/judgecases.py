@@ -9,6 +9,9 @@ and evidence, the code spatch could not parse, the counts.  The name says
 what the case is about (keep_discriminator, remove_not_a_discriminator):
 each kind of evidence has a positive and a negative case.  --selftest
 changes one verdict in one expect file and checks that the runner fails.
+--mutants runs the cases, then disables each kind of evidence in turn
+(each extractor, and the finer findings listed in MUTANTS) and checks that
+some case then fails: no evidence the judge reads goes untested.
 """
 
 from __future__ import annotations
@@ -18,8 +21,10 @@ import re
 import shutil
 import sys
 import tempfile
+from contextlib import ExitStack
 from pathlib import Path
-from typing import List, Optional, Sequence
+from typing import Any, Callable, Dict, List, Optional, Sequence, Tuple
+from unittest import mock
 
 from demagic.cli.rulecases import case_parser
 from demagic.core.paths import COCCI
@@ -114,14 +119,78 @@ def selftest() -> int:
     return 0
 
 
+# Findings finer than an extractor, each turned off by making it find nothing: (where,
+# what it returns instead).
+MUTANTS: Sequence[Tuple[str, Any]] = (
+    ("demagic.scan.evidence.memory.handed_in_owner", None),   # callers pass static objects
+    ("demagic.scan.evidence.memory.own_allocator", ""),       # a wrapper of kzalloc()
+    ("demagic.scan.evidence.exposure.dma_allocator", ""),     # a wrapper of dma_alloc_*()
+    ("demagic.scan.evidence.exposure.user_mappings", []),     # pages mapped into user space
+    ("demagic.scan.evidence.guards.debug_option", ""),        # a field for a debug option
+    ("demagic.scan.evidence.shapes._through_helper", None),   # a validity helper's callers
+    ("demagic.scan.evidence.memory.untyped_escapes", []),     # raw compares may read it
+)
+
+
+def _constant(value: Any) -> Callable[..., Any]:
+    return lambda *_a, **_k: value
+
+
+def mutants() -> int:
+    """Every case as run_cases runs them; then each extractor, and each finding of MUTANTS,
+    made to find nothing: some case must then say PROBLEM.  spatch runs once per case;
+    only the evidence and the verdicts run again."""
+    from demagic.scan import discover
+    from demagic.scan import evidence
+    rules: Dict[Tuple[str, ...], Any] = {}
+    real_rule = discover.run_rule
+
+    def run_rule(root: Path, files: Sequence[str], *args: Any, **kw: Any) -> Any:
+        key = tuple(files) + tuple((root / f).read_text() for f in files)
+        if key not in rules:
+            rules[key] = real_rule(root, files, *args, **kw)
+        return rules[key]
+
+    real_extractors = evidence.extractors()
+    plans: List[Tuple[str, List[Any]]] = [
+        (f"extractor {name}", [mock.patch.object(evidence, "extractors", _constant(
+            [(n, fn) for n, fn in real_extractors if n != name]))])
+        for name, _fn in real_extractors]
+    plans += [(f"{where.rsplit('.', 1)[1]}() finds nothing",
+               [mock.patch(where, _constant(value))]) for where, value in MUTANTS]
+    missed = []
+    every = cases(CASES)
+    with mock.patch.object(discover, "run_rule", run_rule):
+        if run_cases(CASES) != 0:      # the plain run, which keeps spatch's output
+            print("mutants: not run, the cases fail unmutated")
+            return 1
+        for label, patches in plans:
+            with ExitStack() as stack:
+                for patch in patches:
+                    stack.enter_context(patch)
+                caught = next((case.name for case in every if compare(case)), None)
+            print(f"mutant {label}: " + (f"caught by {caught}" if caught else "NOT CAUGHT"))
+            if caught is None:
+                missed.append(label)
+    if missed:
+        print(f"mutants: {len(missed)} not caught by any case: {', '.join(missed)}")
+        return 1
+    print(f"mutants: all {len(plans)} caught")
+    return 0
+
+
 def main(argv: Optional[Sequence[str]] = None) -> int:
     parser = case_parser("demagic test-judge", __doc__, "a wrong verdict in an expect file")
     parser.add_argument("--write", action="store_true",
                         help="write each case's expect from the scan's output, for review")
+    parser.add_argument("--mutants", action="store_true",
+                        help="disable each kind of evidence in turn: some case must fail")
     args = parser.parse_args(argv)
     with memo.isolated():
         if args.selftest:
             return selftest()
+        if args.mutants:
+            return mutants()
         if args.write:
             return write_expected(CASES, args.only)
         return run_cases(CASES, args.only)

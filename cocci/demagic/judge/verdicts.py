@@ -77,6 +77,19 @@ def review_notes(c: Candidate) -> List[str]:
         out.append(f"no struct declares {c.field} where the sites can see it")
     elif not ev.field_decl:
         out.append(f"struct {c.struct} has no member {c.field} the scan can read")
+    if ev.other_fields:
+        names = sorted({f.what.split(" of ", 1)[1] for f in ev.other_fields})
+        where = sites_text([f.site for f in ev.other_fields])
+        out.append(f"{c.macro} also tags {', '.join(names)} ({where}): the rules retire one "
+                   "field at a time")
+    if ev.debug_option:
+        if ev.debug_option.startswith("CONFIG_"):
+            out.append(f"the field exists only with {ev.debug_option} set: its checks are "
+                       "what that debugging option is for")
+        else:
+            out.append(f"the field exists only when {ev.debug_option} is defined, which "
+                       "nothing in the tree does: a debugging switch to turn on by hand, "
+                       "and its checks are what it is for")
     out += [f"foreign input: {f}" for f in ev.foreign_input]
     out += [f"handed out before it is tagged, so a check may also keep out a half-built "
             f"object: {f}" for f in ev.published_first]
@@ -91,7 +104,11 @@ def review_notes(c: Candidate) -> List[str]:
         out += [f"written into memory the kernel may not own alone: {f}"
                 for f in ev.written_into if not f.what.startswith("owned")][:SHOWN]
         out += [f"copied out as bytes: {f}" for f in ev.exposed][:SHOWN]
-        out += [f"{c.macro} also appears at {f}" for f in ev.other_mentions][:SHOWN]
+        if ev.raw_compares and ev.leading and (ev.untyped or not c.sets):
+            out.append(f"{c.macro} is compared as raw bytes at {ev.raw_compares[0]}, and "
+                       f"{c.field} leads {c.struct}, whose objects leave as untyped pointers "
+                       f"({ev.untyped[0] if ev.untyped else 'unknown'}): that compare may "
+                       "read this field")
     return out
 
 
@@ -119,6 +136,9 @@ def remove_reason(c: Candidate) -> str:
         where = f" used by assembly at {sites_text(users)}" if users else ""
         why += (f"; offset macros {', '.join(sorted(ev.offset_macros))}{where}"
                 " must move with the layout")
+    if ev.other_mentions:
+        why += (f"; the field goes, the #define stays: {c.macro} is also used at "
+                f"{sites_text([f.site for f in ev.other_mentions])}")
     return why
 
 
@@ -134,7 +154,13 @@ def judge(c: Candidate) -> Tuple[Verdict, str, List[str]]:
         return Verdict.KEEP, functional_reason(c) or "", []
     flag = flag_reason(c)
     if flag:
+        if ev.device_visible:
+            flag += (f"; objects of {c.struct} are memory a device reads, {ev.device_visible[0]}:"
+                     " the bool changes their layout")
         return Verdict.FLAG, flag, []
+    if ev.device_visible:
+        return (Verdict.KEEP, f"objects of {c.struct} are memory a device reads, "
+                f"{ev.device_visible[0]}: the device may read {c.macro}", [])
     functional = functional_reason(c)
     if functional:
         return Verdict.KEEP, functional, []

@@ -39,6 +39,16 @@ def blank_preprocessor(code: str) -> str:
     return "\n".join(out)
 
 
+STRING_RX = re.compile(r"\"(?:\\.|[^\"\\\n])*\"|'(?:\\.|[^'\\\n])*'")
+
+
+def blank_strings(code: str) -> str:
+    """code with the insides of its string and character literals blanked (offsets kept):
+    what a regular expression over code must not read as code."""
+    return STRING_RX.sub(lambda m: m.group(0)[0] + " " * (len(m.group(0)) - 2) + m.group(0)[-1],
+                         code)
+
+
 def tokenize(code: str, start: int = 0, end: Optional[int] = None, first_line: int = 1) -> List[Token]:
     """The tokens of code[start:end], their offsets in code and their lines."""
     end = len(code) if end is None else end
@@ -154,3 +164,26 @@ def text_of(toks: List[Token], i: int, j: int) -> str:
             not prev or prev in ("(", "[", ",", "=", "return", "?", ":", "&&", "||", "!")
             or prev in ("==", "!=", "<", ">", "<=", ">="))
     return out
+
+
+def shortened(code: str, limit: int = 50) -> str:
+    """code as a reason quotes it: whole when it fits in limit characters, else its calls'
+    arguments elided (kmem_cache_zalloc(...)), else cut at a word with "..."."""
+    code = re.sub(r"\s+", " ", code.strip())
+    if len(code) <= limit:
+        return code
+    out, i = [], 0
+    while i < len(code):
+        if code[i] == "(" and i and (code[i - 1].isalnum() or code[i - 1] == "_"):
+            end = closing(code, i)
+            if end > i:
+                out.append("(...)")
+                i = end + 1
+                continue
+        out.append(code[i])
+        i += 1
+    code = "".join(out)
+    if len(code) <= limit:
+        return code
+    cut = code[:limit - 3]
+    return (cut[:cut.rfind(" ")] if " " in cut else cut).rstrip() + "..."

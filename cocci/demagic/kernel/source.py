@@ -47,14 +47,16 @@ def magic_words(data: bytes) -> List[Tuple[str, int, int]]:
     return out
 
 
-WRAPPER_RX = re.compile(rb"^[ \t]*#[ \t]*define[ \t]+(\w+)\(\s*(\w+)\s*,\s*(\w+)\s*\)([^\n]*)",
-                        re.M)
+WRAPPER_RX = re.compile(rb"^[ \t]*#[ \t]*define[ \t]+(\w+)\(\s*(\w+)\s*,\s*(\w+)\s*\)"
+                        rb"((?:[^\n]*\\\n)*[^\n]*)", re.M)
 
 
 @dataclass(frozen=True)
 class Wrapper:
     """A SET_MAGIC()/BAD_MAGIC()-style macro: two parameters, and a body that stores the
-    second into the first one's member (op "=") or compares them (op "!=" or "==")."""
+    second into the first one's member (op "=") or compares them (op "!=" or "=="); with
+    member "", a MAGIC_CHECK(is, should)-style one that compares its arguments, the first
+    being the field itself."""
     name: str
     member: str
     op: str
@@ -71,6 +73,8 @@ def wrapper_macros(data: bytes) -> List[Wrapper]:
                         m.group(4))
         if use:
             out.append(Wrapper(m.group(1).decode(), use.group(1).decode(), use.group(2).decode()))
+        elif re.search(rb"\(?\s*" + a + rb"\s*\)?\s*!=\s*\(?\s*" + b + rb"\b", m.group(4)):
+            out.append(Wrapper(m.group(1).decode(), "", "!="))
     return out
 
 

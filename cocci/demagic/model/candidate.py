@@ -59,6 +59,10 @@ class Site:
     function: str = ""   # enclosing function, "" at file scope
     kind: SiteKind = SiteKind.NONE
 
+    def __post_init__(self) -> None:
+        if not isinstance(self.kind, SiteKind):      # a kind must be one of SiteKind's
+            object.__setattr__(self, "kind", SiteKind(self.kind))
+
     def __str__(self) -> str:
         return f"{self.file}:{self.line}" if self.file else "-"
 
@@ -122,6 +126,7 @@ class Evidence:
     struct_line: int = 0
     field_decl: str = ""
     other_structs: List[str] = field(default_factory=list)
+    other_fields: List[Finding] = field(default_factory=list)   # the constant in other fields
     leading: bool = False              # the field is the struct's first member
     # Formats and ABI: a keep (evidence/formats.py).
     uapi: str = ""
@@ -138,15 +143,20 @@ class Evidence:
     user_copy: List[Site] = field(default_factory=list)
     sized_record: List[Site] = field(default_factory=list)
     byte_order: List[Site] = field(default_factory=list)
+    loaded_bytes: List[Finding] = field(default_factory=list)
     bitwise: List[Site] = field(default_factory=list)
     # How each check behaves (evidence/shapes.py) and whether it is compiled (guards.py).
     shapes: List[CheckShape] = field(default_factory=list)
     guard: str = ""
+    debug_option: str = ""             # the field exists only with this debugging switch
+                                       # (guards.py)
     # A value code depends on: a keep (one module each).
     discriminator: List[Finding] = field(default_factory=list)   # discriminator.py
     device_data: List[Finding] = field(default_factory=list)     # provenance.py
     foreign_input: List[Finding] = field(default_factory=list)   # provenance.py (review)
     published_first: List[Finding] = field(default_factory=list) # published.py (review)
+    device_visible: List[Finding] = field(default_factory=list)  # exposure.py: DMA memory
+    user_mapped: List[Finding] = field(default_factory=list)     # exposure.py: mmap'ed pages
     sources: List[Finding] = field(default_factory=list)         # provenance.py: where each
                                                                  # checked pointer comes from
     shared_slot: List[Finding] = field(default_factory=list)     # slots.py
@@ -165,6 +175,8 @@ class Evidence:
     written_into: List[Finding] = field(default_factory=list)
     exposed: List[Finding] = field(default_factory=list)
     other_mentions: List[Finding] = field(default_factory=list)
+    raw_compares: List[Finding] = field(default_factory=list)    # of them: *(u32 *)p == C
+    untyped: List[Finding] = field(default_factory=list)         # the object as a void *
     # Layout (offsets.py) and the field's other constants.
     offset_macros: Dict[str, str] = field(default_factory=dict)
     asm_users: List[Site] = field(default_factory=list)

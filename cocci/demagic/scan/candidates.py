@@ -17,7 +17,7 @@ from typing import Dict, List, Sequence, Tuple
 
 from demagic.scan import structs
 from demagic.scan.discover import Record
-from demagic.model.candidate import Candidate, Site
+from demagic.model.candidate import Candidate, Finding, Site, SiteKind
 from demagic.kernel.source import Texts, magic_name
 
 # (site, base expression, type as spatch gave it) of each set and check of a constant
@@ -51,10 +51,10 @@ def _keyed(texts: Texts, r: Record) -> str:
     return f"{r.const}@{r.file}" if local_define(texts, r.file, r.const) else r.const
 
 
-def _check_kind(rec: Record, kinds: Dict[Tuple[str, int, int], List[str]]) -> str:
+def _check_kind(rec: Record, kinds: Dict[Tuple[str, int, int], List[str]]) -> SiteKind:
     rank = {"bug": 0, "warn": 1, "message": 2, "early-exit": 3, "condition": 4}
     found = kinds.get(rec.key, [])
-    return min(found, key=rank.__getitem__) if found else "condition"
+    return SiteKind(min(found, key=rank.__getitem__) if found else "condition")
 
 
 def build(texts: Texts, records: Sequence[Record], files: Sequence[str]) -> Found:
@@ -73,6 +73,12 @@ def build(texts: Texts, records: Sequence[Record], files: Sequence[str]) -> Foun
             if r.field not in macros:
                 continue
             fld, op = macros[r.field]
+            if not fld:     # MAGIC_CHECK(p->magic, FOO_MAGIC): the field is the argument
+                arg = re.match(r"^(.*?)\s*(?:->|\.)\s*(\w+)$", r.expr.strip())
+                if not arg or op == "=":
+                    continue
+                r = replace(r, expr=arg.group(1), field=arg.group(2))
+                fld = arg.group(2)
             r = replace(r, what="set" if op == "=" else "check", field=fld,
                         kind="macro" if op == "=" else r.kind)
         if r.what in ("set", "check") and magic_name(r.const):
@@ -85,7 +91,8 @@ def build(texts: Texts, records: Sequence[Record], files: Sequence[str]) -> Foun
         c = out.cands[key] = Candidate(const, "", None, "", top[0][0], "")
         c.local = "@" in key
         for r in sorted(set(recs), key=lambda r: r.key):
-            if r.field != c.field:
+            if r.field != c.field:      # one patch retires one field: _place names the others
+                c.evidence.other_fields.append(Finding(r.site(), f"{r.what} of {r.field}"))
                 continue
             if r.what == "set":
                 c.sets.append(r.site())
@@ -113,6 +120,12 @@ def _place(texts: Texts, out: Found) -> None:
         s = structs.place_struct(texts, out.cands[key], out.bases[key])
         if s is not None:
             out.found[key] = s
+    for key, c in out.cands.items():
+        # the constant in another member of the same struct (magic_start, magic_end); a
+        # member of another struct is the constant's other use, not this field's
+        mine = set(out.found[key].members()) if key in out.found else set()
+        c.evidence.other_fields = [f for f in c.evidence.other_fields
+                                   if f.what.split(" of ", 1)[1] in mine]
 
 
 def groups(cands: Sequence[Candidate]) -> Dict[Tuple[str, str, str], List[Candidate]]:

@@ -76,7 +76,8 @@ class Record:
         return (self.file, self.line, self.col)
 
     def site(self, kind: Optional[SiteKind] = None) -> Site:
-        return Site(self.file, self.line, self.func, SiteKind(self.kind) if kind is None else kind)
+        return Site(self.file, self.line, self.func,
+                    SiteKind(self.kind) if kind is None else SiteKind(kind))
 
 
 @dataclass(frozen=True)

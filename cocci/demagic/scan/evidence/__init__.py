@@ -52,12 +52,13 @@ Extractor = Callable[[Context, Sequence[Candidate]], None]
 
 def extractors() -> List[Tuple[str, Extractor]]:
     """In order: later ones may read what earlier ones found."""
-    from demagic.scan.evidence import (discriminator, formats, guards, memory, offsets, parsing,
-                                       provenance, published, reads, shapes, slots, states,
-                                       switches, testcode)
+    from demagic.scan.evidence import (discriminator, exposure, formats, guards, memory,
+                                       offsets, parsing, provenance, published, reads, shapes,
+                                       slots, states, switches, testcode)
     return [("formats", formats.gather), ("guards", guards.gather), ("offsets", offsets.gather),
             ("states", states.gather), ("switches", switches.gather), ("shapes", shapes.gather),
             ("discriminator", discriminator.gather), ("provenance", provenance.gather),
+            ("exposure", exposure.gather),
             ("slots", slots.gather), ("testcode", testcode.gather), ("reads", reads.gather), ("memory", memory.gather),
             ("published", published.gather),
             ("parsing", parsing.gather)]

@@ -8,7 +8,7 @@ import re
 from dataclasses import replace
 from typing import TYPE_CHECKING, Dict, Iterable, List, Optional, Sequence, Tuple
 
-from demagic.model.candidate import Candidate, Site, SiteKind, sites_text
+from demagic.model.candidate import Candidate, Finding, Site, SiteKind, sites_text
 from demagic.kernel.source import Texts, function_text, matching_lines, one_per_line
 
 if TYPE_CHECKING:
@@ -23,7 +23,10 @@ MAPPING_RX = re.compile(r"(?:\(\s*[\w\s]+\*\s*\)\s*)?(?:ioremap\w*|phys_to_virt|
 USERSPACE_RX = re.compile(r"(?:^|/)tools/|^scripts/|^usr/")
 UAPI_RX = re.compile(r"(?:arch/[^/]+/)?include/uapi/")
 # What a struct pointer is taken from when the struct is the layout of a buffer.
-BUFFER_RX = re.compile(r"\bskb_(?:put|push|pull)\w*\s*\(|->(?:data|cb|b_data)\b|\bbuf\w*|\bblock\b"
+# a buffer the struct is laid over: a buf itself (buf, buf + off), not an object named buf
+# (buf->priv) or a table of pointers (bufs[i])
+BUFFER_RX = re.compile(r"\bskb_(?:put|push|pull)\w*\s*\(|->(?:data|cb|b_data)\b"
+                       r"|\bbuf\w*\b(?!\s*(?:->|\.|\[))|\bblock\b"
                        r"|_buffer\b|\bpage_address\s*\(|\bkmap\w*\s*\(|\bmsg_buf")
 USER_COPY = (r"_*copy_(?:to|from)_user\w*", r"_*(?:get|put)_user\w*", r"memcpy_(?:to|from)io",
              r"\w*(?:queue|post|submit)\w*_(?:msg|message)\w*",
@@ -148,6 +151,40 @@ KERNEL_MEMBER_RX = re.compile(r"\*|\b(?:struct\s+(?:list_head|mutex|work_struct|
                               r"spinlock_t|atomic_t|refcount_t|wait_queue_head_t)\b")
 
 
+def field_conversions(texts: Texts, files: Iterable[str], c: Candidate) -> List[Site]:
+    """Where the field itself goes through a byte-order conversion, on an object the file
+    declares as the struct: a header converted to or from its disk or wire form."""
+    if not c.struct or not c.field:
+        return []
+    out = []
+    member = rf"(\w+)\s*(?:->|\.)\s*{re.escape(c.field)}\b"
+    rxs = [re.compile(CONVERT_RX % member),
+           re.compile(member + r"\s*=\s*(?:(?:le|be)\d+_to_cpu\w*|ntoh[sl])\s*\(")]
+    for rel in files:
+        code = texts.code(rel)
+        for rx in rxs:
+            for m in rx.finditer(code):
+                if re.search(rf"\bstruct\s+{re.escape(c.struct)}\s*\*?\s*{m.group(1)}\b", code):
+                    out.append(Site(rel, code.count("\n", 0, m.start()) + 1, "",
+                                    SiteKind.BYTE_ORDER))
+    return sorted(set(out), key=lambda s: (s.file, s.line))
+
+
+def loaded(texts: Texts, bases: Sequence[Tuple[Site, str, str]], c: Candidate) -> List[Finding]:
+    """Where a checked object, a local struct, is read in as bytes before its check
+    (load(..., &key, sizeof(key), ...)): the magic validates the record that was read."""
+    out = []
+    for site, expr, _typ in bases:
+        if site not in c.checks or not re.fullmatch(r"\w+", expr):
+            continue
+        body = "\n".join(function_text(texts, site))
+        m = re.search(rf"\b(\w+)\s*\([^;]*&\s*{re.escape(expr)}\s*,\s*sizeof\s*\(\s*"
+                      rf"(?:{re.escape(expr)}|struct\s+{re.escape(c.struct)})\s*\)", body)
+        if m:
+            out.append(Finding(site, f"{expr} read in as bytes by {m.group(1)}()"))
+    return out
+
+
 def gather(ctx: "Context", cands: Sequence["Candidate"]) -> None:
     """Formats and ABI: uapi, user-space readers, superblocks, fixed or mapped memory,
     buffers, copies to user space or I/O, records measured against a length,
@@ -166,7 +203,9 @@ def gather(ctx: "Context", cands: Sequence["Candidate"]) -> None:
         ev.user_pointer = src.get("user_pointer", "")
         ev.user_copy = user_copies(texts, b, c.field)
         ev.sized_record = sized_records(texts, b, c.struct)
-        ev.byte_order = conversions(texts, ctx.mentions(c), c)
+        ev.byte_order = conversions(texts, ctx.mentions(c), c) + \
+            field_conversions(texts, sorted({s.file for s in c.sets + c.checks}), c)
+        ev.loaded_bytes = loaded(texts, b, c)
         ev.bitwise = bitwise_uses(texts, sorted({s.file for s in c.sets + c.checks}), c.macro)
         ev.userspace_users = [s for s in c.sets + c.checks if USERSPACE_RX.search(s.file)]
         ev.superblock = c.field == "s_magic" or "super" in c.struct.lower()
@@ -183,6 +222,11 @@ def format_reason(c: Candidate) -> Optional[str]:
     if ev.userspace_users:
         return (f"{c.member} is also read or written by a user-space program "
                 f"({sites_text(ev.userspace_users)}): a shared format")
+    if ev.user_mapped:
+        return (f"{c.struct} is written into pages mapped into user space "
+                f"({ev.user_mapped[0].what}): user space reads {c.macro} there")
+    if ev.superblock and c.struct == "super_block":
+        return f"{c.member} is what statfs() tells user space (f_type): user-space ABI"
     if ev.superblock:
         return f"{c.member} is a filesystem superblock magic: identifies the on-disk format"
     if ev.uapi:
@@ -194,8 +238,8 @@ def format_reason(c: Candidate) -> Optional[str]:
     if ev.user_pointer:
         return f"{c.struct} is reached through the user-space pointer {ev.user_pointer}: userspace ABI"
     if ev.byte_order:
-        return (f"{c.macro} goes through a byte-order conversion ({sites_text(ev.byte_order)}):"
-                " on-disk or on-wire value")
+        return (f"{c.macro}, or the field that holds it, goes through a byte-order conversion "
+                f"({sites_text(ev.byte_order)}): an on-disk or on-wire value")
     if ev.buffer:
         return (f"{c.struct} is laid over a buffer ({ev.buffer}): a message, on-wire or"
                 " on-disk format")
@@ -204,6 +248,9 @@ def format_reason(c: Candidate) -> Optional[str]:
     if ev.endian_members:
         return (f"{c.struct} has byte-order-typed members ({ev.endian_members}): a device,"
                 " firmware or on-wire format")
+    if ev.loaded_bytes:
+        return (f"{c.struct} is read in as bytes before it is checked "
+                f"({ev.loaded_bytes[0]}): {c.macro} validates the record that was read")
     if ev.packed:
         return f"{c.struct} is packed: on-disk or on-wire format"
     if ev.user_copy:

@@ -1,5 +1,6 @@
 # SPDX-License-Identifier: GPL-2.0
-"""Whether the checks are compiled at all: an #ifdef that nothing in the tree defines."""
+"""Whether the checks are compiled at all: an #ifdef that nothing in the tree defines; and
+whether the field itself exists only for a debugging option (CONFIG_*DEBUG*)."""
 
 from __future__ import annotations
 
@@ -49,3 +50,31 @@ def gather(ctx: "Context", cands: Sequence["Candidate"]) -> None:
         g = sorted(guard_syms.get(id(c), set()) & dead)
         if g:
             c.evidence.guard = g[0]
+        c.evidence.debug_option = debug_option(ctx, c)
+
+
+DEBUG_OPTION_RX = re.compile(r"^CONFIG_\w*DEBUG\w*$")
+
+
+def debug_option(ctx: "Context", c: "Candidate") -> str:
+    """The debugging switch whose #ifdef encloses the field's declaration ("" if none): a
+    CONFIG_*DEBUG* option, or a symbol of the code's own that nothing in the tree defines
+    (#undef KEY_DEBUGGING, for whoever debugs it to turn on by hand).  The field, and its
+    checks, exist for that switch alone.  A symbol the code defines itself (#define DEBUG
+    above the struct) switches nothing off, and is no such switch."""
+    if not c.header or not c.evidence.struct_line or not c.field:
+        return ""
+    lines = ctx.texts.lines(c.header)
+    decl = re.compile(rf"[\s*]{re.escape(c.field)}\s*(?:\[[^\]]*\]\s*)*(?::\s*\w+\s*)?;")
+    depth = 0
+    for no in range(c.evidence.struct_line, min(len(lines), c.evidence.struct_line + 400) + 1):
+        text = lines[no - 1]
+        depth += text.count("{") - text.count("}")
+        if decl.search(text):
+            guards = [g for g in guards_at(lines, no) if not g.startswith("!")]
+            options = [g for g in guards if DEBUG_OPTION_RX.match(g)]
+            dirs = [str(Path(c.header).parent)] + [str(Path(x.file).parent) for x in c.sets]
+            return (options or sorted(never_defined(ctx.texts.grep, guards, dirs)) or [""])[0]
+        if depth <= 0 and "}" in text:
+            break
+    return ""

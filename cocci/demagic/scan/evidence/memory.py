@@ -16,6 +16,9 @@ from __future__ import annotations
 import re
 from typing import TYPE_CHECKING, List, Sequence, Set
 
+from demagic.kernel.cparse import shortened
+from demagic.scan.evidence.callers import handed_in_owner
+from demagic.scan.evidence.exposure import DMA_RX, definition
 from demagic.scan.evidence.provenance import source_of
 from demagic.scan.evidence.formats import format_reason
 from demagic.model.candidate import Candidate, Finding, Site, SiteKind
@@ -29,7 +32,7 @@ ALLOC_RX = re.compile(r"^(?:\(\s*[\w\s]+\*\s*\)\s*)?(?:k[mzc]?alloc\w*|kv[mz]all
 OWN_RX = re.compile(r"^&|^(?:container_of|list_entry|list_first_entry\w*|netdev_priv|\w+_priv)\s*\(")
 SHARED_RX = re.compile(r"\b(?:dma_alloc\w*|dmam_alloc\w*|\w*_map\w*|ioremap\w*|memremap|"
                        r"\w*gem\w*|\w*_bo_\w*|page_address|kmap\w*|__va|phys_to_virt)\s*\(")
-ALLOC_CALL_RX = re.compile(r"\b(?:k[mzc]?alloc\w*|kv[mz]alloc\w*|kmem_cache_create\w*|v[mz]alloc\w*|"
+ALLOC_CALL_RX = re.compile(r"\b(?:k[mzc]?alloc\w*|kv[mz]alloc\w*|\w*kmem_cache_create\w*|v[mz]alloc\w*|"
                            r"devm_k[mzc]alloc\w*|kmemdup\w*|alloc\w*|\w+_alloc\w*)\s*\($")
 
 
@@ -49,19 +52,54 @@ def where_written(texts: Texts, site: Site, expr: str, member: str) -> Finding:
         return Finding(site, f"owned: {expr}, a local variable")
     src = source_of(texts, site, expr)
     if not src:
+        table = handed_in_owner(texts, texts.grep, site.file, site.function, site.line, expr) \
+            if site.function else None
+        if table is not None:
+            return Finding(site, f"owned: {expr} is handed in, and every caller passes a static "
+                                 f"object of the driver's own: {table}")
         return Finding(site, f"unknown: {expr} is handed in")
     if SHARED_RX.search(src):
-        return Finding(site, f"shared: {expr} = {src[:50]}")
+        return Finding(site, f"shared: {expr} = {shortened(src)}")
     if ALLOC_RX.match(src) or OWN_RX.match(src):
-        return Finding(site, f"owned: {expr} = {src[:50]}")
+        return Finding(site, f"owned: {expr} = {shortened(src)}")
+    call = re.match(r"^(\w+)\s*\(", src)
+    inner = own_allocator(texts, site.file, call.group(1)) if call else ""
+    if inner:
+        return Finding(site, f"owned: {expr} = {shortened(src)}, which takes it from {inner}()")
     if re.match(r"^\(\s*[\w\s]+\*\s*\)", src):
-        return Finding(site, f"shared: {expr} = {src[:50]}, laid over memory it does not allocate")
-    return Finding(site, f"unknown: {expr} = {src[:50]}")
+        return Finding(site, f"shared: {expr} = {shortened(src)}, laid over memory it does "
+                             "not allocate")
+    return Finding(site, f"unknown: {expr} = {shortened(src)}")
+
+
+def own_allocator(texts: Texts, rel: str, call: str, depth: int = 3) -> str:
+    """The kernel allocator that call, a helper of the code's own (a function or macro of
+    rel or of a header beside it, followed depth levels down), returns memory from: ""
+    when it is not one, or when it also reaches DMA memory (exposure.py)."""
+    for where in [rel] + sorted(p.relative_to(texts.root).as_posix()
+                                for p in (texts.root / rel).parent.glob("*.h")):
+        body = definition(texts, where, call)
+        if not body:
+            continue
+        if DMA_RX.search(body):
+            return ""
+        m = re.search(r"\b(k[mzc]?alloc\w*|kv[mz]alloc\w*|kmem_cache_\w*alloc\w*|"
+                      r"v[mz]alloc\w*)\s*\(", body)
+        if m:
+            return m.group(1)
+        if depth > 1:
+            for inner in dict.fromkeys(re.findall(r"\b([A-Za-z_]\w*)\s*\(", body)):
+                found = own_allocator(texts, where, inner, depth - 1) if inner != call else ""
+                if found:
+                    return found
+        return ""
+    return ""
 
 
 def copies(texts: Texts, files: Sequence[str], c: Candidate, exprs: Set[str]) -> List[Finding]:
     """Where the object is copied out as bytes: sizeof(struct S) outside an allocation,
-    or &x together with sizeof(x) for an x that holds the field."""
+    &x together with sizeof(x) for an x that holds the field, or its address kept as an
+    integer in a page's private slot, from where raw reads may reach it."""
     names = [re.escape(c.struct)] + ([re.escape(c.evidence.typedef)] if c.evidence.typedef else [])
     struct_rx = re.compile(rf"sizeof\s*\(\s*(?:struct\s+{names[0]}|{'|'.join(names[1:]) or '$^'})"
                            r"\s*\)")
@@ -83,6 +121,13 @@ def copies(texts: Texts, files: Sequence[str], c: Candidate, exprs: Set[str]) ->
                         continue
                     line = code.count("\n", 0, m.start()) + 1
                     out.append(Finding(Site(rel, line), f"*{e} copied as bytes"))
+                rx = re.compile(rf"\b(?:set_page_private|attach_page_private|"
+                                rf"folio_attach_private)\s*\([^;]*\b{e}\s*\)"
+                                rf"|(?:->|\.)\s*private\s*=\s*\(\s*(?:unsigned\s+long|uintptr_t)"
+                                rf"\s*\)\s*{e}\b")
+                for m in rx.finditer(code):
+                    line = code.count("\n", 0, m.start()) + 1
+                    out.append(Finding(Site(rel, line), f"the address {e} kept as an integer"))
             last = re.split(r"->|\.", e)[-1]
             tail = rf"(?:\w+\s*(?:->|\.)\s*)*{re.escape(last)}" if re.search(r"->|\.", e) \
                 else _chain(e)
@@ -91,6 +136,35 @@ def copies(texts: Texts, files: Sequence[str], c: Candidate, exprs: Set[str]) ->
                 line = code.count("\n", 0, m.start()) + 1
                 out.append(Finding(Site(rel, line), f"{e} copied as bytes"))
     return sorted(set(out), key=lambda f: (f.site.file, f.site.line))[:10]
+
+
+RAW_COMPARE_RX = r"\*\s*\(+\s*[\w\s]+\*\s*\)[^;]*[!=]=\s*\(?\s*%s\b|\b%s\s*\)?\s*[!=]=\s*\*\s*\("
+UNTYPED_CAST_RX = r"\(\s*(?:const\s+)?(?:void|char|u8|u32|__u32|uint|uint32_t|unsigned\s+\w+)\s*\*\s*\)\s*%s\b"
+
+
+def untyped_escapes(texts: Texts, files: Sequence[str], exprs: Set[str]) -> List[Finding]:
+    """Where an object that holds the field leaves as an untyped pointer: cast to void *,
+    char * or an integer pointer, or handed to a void * parameter of a function of the
+    same file.  A raw read (*(u32 *)p) may then be a read of the object's first field."""
+    out = []
+    names = [e for e in exprs if re.fullmatch(r"\w+", e)]
+    for rel in files:
+        code = texts.code(rel)
+        voids = {m.group(1): [p.strip() for p in m.group(2).split(",")]
+                 for m in re.finditer(r"^\w[^;{}()]*\b(\w+)\s*\(([^;{}()]*)\)\s*\{", code, re.M)}
+        for e in names:
+            for m in re.finditer(UNTYPED_CAST_RX % re.escape(e), code):
+                out.append(Finding(Site(rel, code.count("\n", 0, m.start()) + 1),
+                                   f"{e} cast to an untyped pointer"))
+            for m in re.finditer(rf"\b(\w+)\s*\(([^;]*)\b{re.escape(e)}\s*[,)]", code):
+                params = voids.get(m.group(1))
+                if not params:
+                    continue
+                index = m.group(2).count(",")
+                if index < len(params) and re.match(r"(?:const\s+)?void\s*\*", params[index]):
+                    out.append(Finding(Site(rel, code.count("\n", 0, m.start()) + 1),
+                                       f"{e} handed to {m.group(1)}() as a void *"))
+    return sorted(set(out), key=lambda f: (f.site.file, f.site.line))[:5]
 
 
 def _chain(expr: str) -> str:
@@ -131,3 +205,7 @@ def gather(ctx: "Context", cands: Sequence[Candidate]) -> None:
             if re.match(r"\s*#\s*(?:define|undef)\s", text):
                 continue
             ev.other_mentions.append(Finding(Site(rel, line), text.strip()[:70]))
+            if re.search(RAW_COMPARE_RX % (re.escape(c.macro), re.escape(c.macro)), text):
+                ev.raw_compares.append(Finding(Site(rel, line), text.strip()[:70]))
+        if ev.raw_compares and ev.leading:
+            ev.untyped = untyped_escapes(ctx.texts, files, {e for e in exprs if e})

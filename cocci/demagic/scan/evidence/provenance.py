@@ -26,6 +26,7 @@ import re
 from typing import TYPE_CHECKING, Optional, Sequence, Tuple
 
 from demagic.model.candidate import Candidate, Finding, Site
+from demagic.kernel.cparse import blank_strings, shortened
 from demagic.kernel.source import Texts, function_body, function_start
 
 if TYPE_CHECKING:
@@ -52,7 +53,7 @@ def source_of(texts: Texts, site: Site, expr: str) -> str:
     if not re.fullmatch(r"\w+", expr or ""):
         return ""
     start = function_start(texts, site)
-    body = "\n".join(texts.code(site.file).split("\n")[start - 1:site.line])
+    body = blank_strings("\n".join(texts.code(site.file).split("\n")[start - 1:site.line]))
     found = re.findall(rf"(?<![\w>.])\b{re.escape(expr)}\s*=(?!=)\s*([^;]+);", body)
     return " ".join(found[-1].split()) if found else ""
 
@@ -159,8 +160,9 @@ def gather(ctx: "Context", cands: Sequence[Candidate]) -> None:
             c.evidence.sources.append(Finding(site, f"{expr} = {src}" if src else
                                               _parameter_text(texts, site, expr)))
             if why:
-                c.evidence.device_data.append(Finding(site, f"{expr} = {src[:60]}: {why}"))
+                c.evidence.device_data.append(Finding(site,
+                                                      f"{expr} = {shortened(src, 60)}: {why}"))
             elif _exported(texts, site) and _erased_parameter(texts, site, expr, src):
                 c.evidence.foreign_input.append(Finding(
                     site, f"{site.function}() is exported and checks {expr}"
-                    + (f" = {src[:40]}" if src else "") + ", which its caller passes in"))
+                    + (f" = {shortened(src, 40)}" if src else "") + ", which its caller passes in"))

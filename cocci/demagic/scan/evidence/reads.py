@@ -6,7 +6,9 @@ Only candidates that no format or ABI evidence keeps are looked at.
 A read is `x->FIELD` or `x.FIELD`, outside the sets, the checks (the whole
 statement of each), and the other stores, where x is declared in that file
 as the candidate's struct (or its typedef), in any file that names the
-struct.  A read inside a message is "printed"; any other is "read".
+struct.  A read inside a message is "printed"; any other is "read".  Code under
+the #ifdef that nothing defines, which already makes the checks dead
+(guards.py), is never compiled: what it names is no read.
 """
 
 from __future__ import annotations
@@ -17,7 +19,7 @@ from typing import TYPE_CHECKING, Dict, List, Sequence, Set, Tuple
 from demagic.scan.evidence.errorpaths import message_call
 from demagic.scan.evidence.formats import format_reason
 from demagic.model.candidate import Candidate, Finding, Site, SiteKind
-from demagic.kernel.source import Texts, enclosing_call
+from demagic.kernel.source import Texts, enclosing_call, guards_at
 
 if TYPE_CHECKING:
     from demagic.scan.evidence import Context
@@ -116,6 +118,8 @@ def gather(ctx: "Context", cands: Sequence[Candidate]) -> None:
                 m = rx.search(code_lines[line - 1])
                 if not m or m.group(1) not in mine:
                     continue
+                if c.evidence.guard and c.evidence.guard in guards_at(texts.lines(rel), line):
+                    continue        # never compiled, as the checks are not
                 text = texts.lines(rel)[line - 1].strip()
                 call = enclosing_call(texts.code(rel), texts.offset(rel, line, m.start()))
                 how = "printed" if call and log_call(call) else "read"

@@ -31,7 +31,7 @@ from demagic.kernel.cparse import (Token, blank_preprocessor, match_forward, sta
 from demagic.scan.evidence.conditions import Climb, climb, compare_span
 from demagic.scan.evidence.errorpaths import error_path
 from demagic.model.candidate import Candidate, CheckShape, Role, Site, SiteKind
-from demagic.kernel.source import Texts, function_body
+from demagic.kernel.source import Texts, function_body, function_name_at, wrapper_macros
 
 if TYPE_CHECKING:
     from demagic.scan.evidence import Context
@@ -41,6 +41,11 @@ def classify(texts: Texts, site: Site, col: int, const: str, guarded: bool = Fal
     toks, _start, f = _window(texts, site, col) if col >= 0 else ([], 0, None)
     if f is None:
         return CheckShape(site, Role.UNKNOWN, "unread", "the compare is not where spatch saw it")
+    wrapped = _checker_macro(texts, site, toks[f].text)
+    if wrapped is not None:
+        return replace(wrapped, role=Role.DEBUG, kind="dead",
+                       mismatch="never compiled: " + wrapped.mismatch) \
+            if guarded and wrapped.role is not Role.DEBUG else wrapped
     span = compare_span(toks, f, const)
     if span is None:
         return CheckShape(site, Role.UNKNOWN, "unread", "no == or != with the constant here")
@@ -48,10 +53,79 @@ def classify(texts: Texts, site: Site, col: int, const: str, guarded: bool = Fal
     c = climb(toks, first, last, mismatch)
     kept = "; ".join(k for k in (c.kept or []) if k)
     shape = _judge_climb(toks, c, site, kept)
+    if c.context == "return":
+        shape = _through_helper(texts, site, toks, c, kept) or shape
     shape = replace(shape, last_line=_last_line(toks, c, site.line))
     if guarded and shape.role != Role.DEBUG:
         return CheckShape(site, Role.DEBUG, "dead", "never compiled: " + shape.mismatch, kept)
     return shape
+
+
+def _through_helper(texts: Texts, site: Site, toks: List[Token], inner: Climb,
+                    kept: str) -> Optional[CheckShape]:
+    """A compare a small helper returns (static bool foo_valid(p) { return p && p->magic ==
+    FOO_MAGIC; }) is judged where the helper is called: a debug check when every caller of
+    the file tests the result the way a check would be tested, a path picker when one caller
+    picks a path by it.  None otherwise."""
+    body = [t.text for t in toks if t.line >= site.line - 3]
+    if not site.function or toks[0].text != "{" or body.count(";") > 1 or \
+            re.search(rf"^\s*EXPORT_SYMBOL\w*\(\s*{re.escape(site.function)}\s*\)",
+                      texts.code(site.file), re.M):
+        return None
+    shapes: List[CheckShape] = []
+    code = texts.code(site.file)
+    for m in re.finditer(rf"\b{re.escape(site.function)}\s*\(", code):
+        line = code.count("\n", 0, m.start()) + 1
+        if line == site.line or texts.lines(site.file)[line - 1].startswith(
+                ("static", "bool", "int", site.function)):
+            continue
+        call = Site(site.file, line, function_name_at(texts, site.file, line))
+        col = m.start() - code.rfind("\n", 0, m.start()) - 1
+        ctoks, _s, f = _window(texts, call, col)
+        if f is None or f + 1 >= len(ctoks) or ctoks[f + 1].text != "(":
+            return None
+        outer = climb(ctoks, f, match_forward(ctoks, f + 1), inner.sense_mismatch)
+        outer.up, outer.down = outer.up and inner.up, outer.down and inner.down
+        shapes.append(_judge_climb(ctoks, outer, call, kept))
+    picks = next((s for s in shapes if s.role is Role.FUNCTIONAL), None)
+    if picks is not None:
+        return CheckShape(site, Role.FUNCTIONAL, picks.kind, f"{site.function}() is tested "
+                          f"by a caller at line {picks.site.line}: {picks.mismatch}", kept,
+                          last_line=site.line)
+    if not shapes or any(s.role is not Role.DEBUG for s in shapes):
+        return None
+    kinds = sorted({s.kind for s in shapes})
+    return CheckShape(site, Role.DEBUG, "helper", f"{site.function}() is tested by its "
+                      f"callers ({', '.join(kinds)}): {shapes[0].mismatch}", kept,
+                      last_line=site.line)
+
+
+def _checker_macro(texts: Texts, site: Site, name: str) -> Optional[CheckShape]:
+    """The shape of a check made by a statement MAGIC_CHECK(p->magic, FOO_MAGIC), whose macro
+    (defined in the same file) compares its two arguments: what its body does when they
+    differ.  None when name is no such macro."""
+    body = next((w for w in wrapper_macros(texts.raw(site.file)) if w.name == name), None)
+    if body is None or body.member:
+        return None
+    m = re.search(rf"^[ \t]*#[ \t]*define[ \t]+{re.escape(name)}\s*\([^)]*\)((?:[^\n]*\\\n)*"
+                  r"[^\n]*)", texts.code(site.file), re.M)
+    toks = tokenize(m.group(1).replace("\\\n", " \n")) if m else []
+    at = next((k for k, t in enumerate(toks) if t.text == "if"), None)
+    if at is None or at + 1 >= len(toks) or toks[at + 1].text != "(":
+        return CheckShape(site, Role.UNKNOWN, "macro", f"{name}() does not test its arguments")
+    close = match_forward(toks, at + 1)
+    branch = error_path(toks, close + 1, statement_end(toks, close + 1))
+    if not branch.ok:
+        return CheckShape(site, Role.FUNCTIONAL, "selects", f"{name}() picks a path")
+    kind = "assert" if re.search(r"\b(?:\w*BUG\w*|panic)\s*\(", branch.text) else \
+        "message" if branch.complains and not branch.exits else "early-exit"
+    return CheckShape(site, Role.DEBUG, kind, f"{name}(): {branch.text}")
+
+
+def _quoted(toks: List[Token], i: int, j: int) -> str:
+    """A branch as a quoted phrase: 'foo(p);' (cut at 80 characters)."""
+    text = _inner_text(toks, i, j)
+    return "'" + (text if len(text) <= 80 else text[:77] + "...") + "'"
 
 
 def _inner_text(toks: List[Token], i: int, j: int) -> str:
@@ -98,7 +172,7 @@ def _judge_climb(toks: List[Token], c: Climb, site: Site, kept: str) -> CheckSha
                     text = f"{c.warned}(...); {text}"   # if (WARN_ON(...)) return -E...
                 return CheckShape(site, Role.DEBUG, kind, text, kept)
             return CheckShape(site, Role.UNKNOWN, "mismatch-work",
-                              "a mismatch runs " + text_of(toks, then_first, then_last)[:80], kept)
+                              "a mismatch runs " + _quoted(toks, then_first, then_last), kept)
         if not c.sense_mismatch and c.down:
             if has_else:
                 other = error_path(toks, else_first, else_last)
@@ -108,14 +182,14 @@ def _judge_climb(toks: List[Token], c: Climb, site: Site, kept: str) -> CheckSha
             if then.ok and (then.complains or then.failure):
                 return CheckShape(site, Role.DEBUG, "match-error", then.text, kept)
             return CheckShape(site, Role.FUNCTIONAL, "selects",
-                              "a match runs " + text_of(toks, then_first, then_last)[:80]
-                              + (", a mismatch does not" if not has_else else
-                                 ", a mismatch runs the else branch"), kept)
+                              "a match runs " + _quoted(toks, then_first, then_last)
+                              + (" and a mismatch does not" if not has_else else
+                                 " and a mismatch runs the else branch"), kept)
         if not c.sense_mismatch and c.up and then.ok and (then.complains or then.failure):
             return CheckShape(site, Role.DEBUG, "match-error", then.text, kept)
         if not c.sense_mismatch and c.up:
             return CheckShape(site, Role.FUNCTIONAL, "selects",
-                              "a match runs " + text_of(toks, then_first, then_last)[:80], kept)
+                              "a match runs " + _quoted(toks, then_first, then_last), kept)
         return CheckShape(site, Role.UNKNOWN, "mixed",
                           "the condition joins the compare with && and || so that a mismatch "
                           "does not decide it", kept)

@@ -1,5 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0
 #include <linux/errno.h>
+#include <linux/export.h>
 #include <linux/slab.h>
 
 #define FROB_MAGIC	0x46524f42
@@ -9,10 +10,11 @@ struct frob {
 	int level;
 };
 
-static bool frob_valid(struct frob *f)
+bool frob_valid(struct frob *f)
 {
 	return f->magic == FROB_MAGIC;
 }
+EXPORT_SYMBOL_GPL(frob_valid);
 
 struct frob *frob_new(void)
 {
