@@ -19,6 +19,8 @@ virtual patch
 virtual context
 virtual org
 virtual report
+// keep_define: the constant is used elsewhere too; only the field and its uses go
+virtual keep_define
 
 // Messages that only a removed check printed, and locals that only it read.
 @msg depends on patch@
@@ -180,7 +182,7 @@ type T;
  } sname;
 )
 
-@def depends on patch@
+@def depends on patch && !keep_define@
 identifier virtual.magic;
 expression V;
 @@

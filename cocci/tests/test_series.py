@@ -122,7 +122,7 @@ class DiscoveryTest(unittest.TestCase):
         self.assertEqual([c.macro for c in found.cands], ["FOO_MAGIC"])
 
     def test_named_target_fails(self) -> None:
-        with self.assertRaisesRegex(rewrite.ResidueError, "BAR_MAGIC still used at drivers/bar/bar.c:16"):
+        with self.assertRaisesRegex(rewrite.ResidueError, "BAR_MAGIC is still used at drivers/bar/bar.c:16"):
             series_write.write_commits(self.tree, self.root, self.cands(), self.WHO, 1, None,
                                  Progress(quiet=True), discovered=False)
 

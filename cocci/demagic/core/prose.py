@@ -3,6 +3,7 @@
 
 from __future__ import annotations
 
+import re
 import textwrap
 from typing import Iterable
 
@@ -21,6 +22,13 @@ def flow(paragraph: str, indent: str = "") -> str:
     """paragraph filled to WIDTH; with indent, a "- " item continues under its text and
     an indented one further in."""
     more = " " * len(indent) if indent.strip() else indent + "  "
-    return textwrap.fill(paragraph, width=WIDTH, initial_indent=indent,
+    # git drops a message line that starts with '#': a word that does is glued to the
+    # one before it
+    glued = re.sub(r" (?=#)", GLUE, paragraph)
+    text = textwrap.fill(glued, width=WIDTH, initial_indent=indent,
                          subsequent_indent=more if indent else "",
                          break_on_hyphens=False, break_long_words=False)
+    return text.replace(GLUE, " ")
+
+
+GLUE = "\x00"

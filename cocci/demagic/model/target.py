@@ -20,6 +20,8 @@ class Target:
     verdict: Verdict
     flag: str = "busy"
     flag_comment: str = ""   # what the bool says, for its declaration
+    keep_define: bool = False   # the constant is used elsewhere: only the field goes
+    defined_in: str = ""        # the file of the constant's #define ("": the only one)
 
     @property
     def name(self) -> str:

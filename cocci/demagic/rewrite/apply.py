@@ -4,6 +4,7 @@
 from __future__ import annotations
 
 import json
+import os
 import re
 import tempfile
 from concurrent.futures import ThreadPoolExecutor
@@ -22,7 +23,7 @@ from demagic.core.proc import CommandError, run
 from demagic.core.errors import DemagicError
 from demagic.kernel.grep import Grep
 from demagic.kernel.source import wrapper_macros
-from demagic.rewrite.tidy import realign, tidy
+from demagic.rewrite.tidy import drop_member_doc, realign, tidy
 
 RULE_OF = {Verdict.REMOVE: rules.REMOVE, Verdict.FLAG: rules.FLAG}
 SPATCH_TIMEOUT = 120.0   # seconds spatch may spend on one file
@@ -81,7 +82,7 @@ def _spatch(rule: Path, defines: Dict[str, str], tree: Path, rels: Sequence[str]
     argv = ["spatch", "--very-quiet", "--in-place", "--no-scanner", *rule_options(rule),
             "-D", "patch"]
     for key, value in defines.items():
-        argv += ["-D", f"{key}={value}"]
+        argv += ["-D", f"{key}={value}" if value else key]      # "": a virtual rule
     settings = [*memo.spatch_inputs(tree), json.dumps(argv), rule.read_text()]
     todo = []
     names = {}
@@ -144,7 +145,7 @@ def code_lines(text: str) -> List[str]:
 
 
 def residue(tree: Path, originals: Mapping[str, str], names: Sequence[str]) -> List[str]:
-    """file:line (in the original file) of every use of names left in the
+    """file:line (the line) in the original file of every use of names left in the
     code of the files (comments and #if 0 code excluded)."""
     left = []
     for rel, original in originals.items():
@@ -161,7 +162,7 @@ def residue(tree: Path, originals: Mapping[str, str], names: Sequence[str]) -> L
             if not dead and any(re.search(rf"\b{re.escape(n)}\b", line) for n in names):
                 text = path.read_text(errors="replace").splitlines()[no - 1]
                 where = before.index(text) + 1 if text in before else no
-                left.append(f"{rel}:{where}")
+                left.append(f"{rel}:{where} ({text.strip()})")
     return left
 
 
@@ -210,6 +211,33 @@ def _bases(diff_old: str, member: str) -> List[str]:
     return sorted(set(re.findall(rf"\b(\w+)\s*->\s*{re.escape(member)}\b", diff_old)))
 
 
+def seeing(tree: Path, files: Sequence[str], macros: Sequence[str], defined_in: str) -> List[str]:
+    """The files of files that see the #define in defined_in, when others define the same
+    name (a MAGIC of one driver's header is not the MAGIC of another's): defined_in, and
+    the files of files that include it, or include one of them that does.  files as they are when
+    only one file defines it."""
+    texts = {rel: (tree / rel).read_text(errors="replace") for rel in files}
+    names = "|".join(re.escape(m) for m in macros)
+    define = re.compile(rf"^[ \t]*#[ \t]*define[ \t]+(?:{names})\b", re.M)
+    definers = {rel for rel, text in texts.items() if define.search(text)}
+    if not defined_in or not definers - {defined_in}:
+        return list(files)
+    seen = {defined_in}
+    grown = True
+    while grown:
+        bases = {os.path.basename(rel) for rel in seen}
+        grown = False
+        for rel, text in texts.items():
+            if rel in seen or rel in definers:
+                continue
+            included = {os.path.basename(m) for m in re.findall(
+                r'^[ \t]*#[ \t]*include[ \t]*["<]([^">]+)[">]', text, re.M)}
+            if included & bases:
+                seen.add(rel)
+                grown = True
+    return [rel for rel in files if rel in seen]
+
+
 def mentioning(tree: Path, pool: Sequence[str], words: Sequence[str]) -> List[str]:
     """The files of pool (from one earlier grep) that still mention words."""
     pat = re.compile(r"\b(" + "|".join(re.escape(w) for w in words) + r")\b")
@@ -229,6 +257,7 @@ def apply(tree: Path, target: Target, jobs: int, subdir: Optional[str] = None,
              else grep_files(grep, target.macros, subdir))
     if target.header and target.header not in files and (tree / target.header).exists():
         files.append(target.header)
+    files = seeing(tree, files, target.macros, target.defined_in)
     if subdir:
         outside = [f for f in grep_files(grep, target.macros)
                    if f not in files and not f.startswith(subdir.rstrip("/") + "/")]
@@ -249,11 +278,15 @@ def apply(tree: Path, target: Target, jobs: int, subdir: Optional[str] = None,
             defines["setter"] = setters[0]
         if checkers:
             defines["checker"] = checkers[0]
+        if target.keep_define:
+            defines["keep_define"] = ""
         result.defines = result.defines or dict(defines)
         with ThreadPoolExecutor(max_workers=max(1, jobs)) as pool:
             list(pool.map(lambda part: _spatch(rule, defines, tree, part),
                           chunks(tree, files, jobs)))
-    dead = list(target.macros) + result.wrappers
+    # a constant used elsewhere stays; what must be gone is its field (the series writer's
+    # leftover check) and its wrappers
+    dead = ([] if target.keep_define else list(target.macros)) + result.wrappers
     plan = layout.offset_plan(grep, target, originals)
     users = [f for f in grep_files(grep, plan.dead_macros, glob="*.[chS]")
              if f != target.header] \
@@ -274,12 +307,16 @@ def apply(tree: Path, target: Target, jobs: int, subdir: Optional[str] = None,
                                    _bases(original, target.member))
         text = preproc.clean(original, text, dead + plan.dead_macros)
         text = tidy(original, text)
+        if target.verdict is Verdict.REMOVE:
+            text = drop_member_doc(original, text, target.struct, target.member)
         if text != original:
             path.write_text(text)
             result.files.append(rel)
     result.offsets = plan.changes
     left = residue(tree, originals, dead)
     if left:
-        raise ResidueError(f"{' '.join(target.macros)} still used at {', '.join(left[:5])}: "
-                          "spatch could not rewrite it (parse failure or unhandled shape)")
+        more = f" and {len(left) - 3} more" if len(left) > 3 else ""
+        raise ResidueError(f"{' '.join(target.macros)} is still used at {', '.join(left[:3])}"
+                          f"{more}: a use the rules do not rewrite, or code spatch could not "
+                          "parse")
     return result

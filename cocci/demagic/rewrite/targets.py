@@ -33,4 +33,6 @@ def target_of(macros: Tuple[str, ...], cands: Sequence[Candidate]) -> Target:
     """The target of a group of candidates (see group)."""
     c = cands[0]
     return Target(macros, c.struct, c.field, c.header, c.verdict,
-                  c.evidence.flag_name or c.field, flag_comment(c))
+                  c.evidence.flag_name or c.field, flag_comment(c),
+                  c.verdict is Verdict.REMOVE and any(m.evidence.other_mentions for m in cands),
+                  c.define.file if c.define else "")

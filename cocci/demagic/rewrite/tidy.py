@@ -256,3 +256,35 @@ def _collapse(out: List[str], cuts: Set[int]) -> List[str]:
                 continue
         result.append(line)
     return result
+
+
+def drop_member_doc(original: str, text: str, struct: str, member: str) -> str:
+    """text without the kernel-doc line (` * @member: ...` and its continuation lines) of
+    member in the comment just above struct, once the rewrite removed the member; the
+    comment is left alone while the member is still declared."""
+    opening = re.compile(rf"^(?:typedef\s+)?struct\s+{re.escape(struct)}\s*\{{", re.M)
+    m = opening.search(text)
+    if not m or not opening.search(original):
+        return text
+    decl = re.compile(rf"^\s+[^;/]*[\s*]{re.escape(member)}\s*(?:\[[^\]]*\]\s*)*(?::\s*\w+\s*)?;",
+                      re.M)
+    body_end = text.find("\n}", m.end())
+    if decl.search(text, m.end(), body_end if body_end > 0 else len(text)):
+        return text
+    head = text[:m.start()]
+    close = head.rstrip().endswith("*/") and head.rstrip().rfind("*/")
+    start = head.rfind("/**", 0, close or 0) if close else -1
+    if start < 0:
+        return text
+    lines = head[start:].split("\n")
+    out, skip = [], False
+    for line in lines:
+        if re.match(rf"^\s*\*\s*@{re.escape(member)}\s*:", line):
+            skip = True
+            continue
+        if skip and re.match(r"^\s*\*\s+\S", line) and not re.match(r"^\s*\*\s*@", line) and \
+                not line.strip().startswith("*/"):
+            continue        # the entry's continuation lines
+        skip = False
+        out.append(line)
+    return head[:start] + "\n".join(out) + text[m.start():]

@@ -220,8 +220,11 @@ def removal_sentence(target: Target, cands: Sequence[Candidate], result: Result,
     if checks:
         what.append("the check" if len(checks) == 1 else "the checks")
     what.append("the assignment" if len(sets) + len(dead) == 1 else "the assignments")
-    what.append("the field")
-    what.append("the #define" if len(target.macros) == 1 else "the #defines")
+    docs = kernel_doc_lines(change.patch)
+    what.append("the field" + (" with its kernel-doc line" if docs == 1 else
+                               f" with its {docs} kernel-doc lines" if docs else ""))
+    if not target.keep_define:
+        what.append("the #define" if len(target.macros) == 1 else "the #defines")
     if result.wrappers:
         what.append(f"the macro{'s' if len(result.wrappers) > 1 else ''} that wrapped them "
                     f"({', '.join(w + '()' for w in result.wrappers)})")
@@ -245,7 +248,15 @@ def removal_sentence(target: Target, cands: Sequence[Candidate], result: Result,
         text += (f", and the row{'s' if len(target.macros) > 1 else ''} in {main}"
                  + (f" and its {translations} translation{'s' if translations > 1 else ''}"
                     if translations else ""))
-    return text + "."
+    text += "."
+    if target.keep_define:
+        uses = sorted({f.site for c in cands for f in c.evidence.other_mentions},
+                      key=lambda x: (x.file, x.line))
+        places = [f"{u.file}:{u.line}" for u in uses]
+        where = (and_list(places) if len(places) <= 3 else
+                 ", ".join(places[:3]) + f" and {len(places) - 3} more places")
+        text += f" The #define stays: {and_list(target.macros)} is also used in {where}."
+    return text
 
 
 def bare_define(patch: Patch, name: str) -> bool:
@@ -254,15 +265,25 @@ def bare_define(patch: Patch, name: str) -> bool:
                for f in patch.files for ln in f.removed())
 
 
+KERNEL_DOC_MEMBER = re.compile(r"^\s*\*\s*@[\w.]+\s*:")
+
+
+def kernel_doc_lines(patch: Patch) -> int:
+    """The kernel-doc lines of members (` * @magic: ...`) the patch removes."""
+    return sum(1 for f in patch.files if f.path.endswith((".c", ".h"))
+               for ln in f.removed() if KERNEL_DOC_MEMBER.match(ln.text))
+
+
 def comment_blocks(patch: Patch) -> int:
-    """Whole comments the patch removes from C files (runs of removed comment lines)."""
+    """Whole comments the patch removes from C files (runs of removed comment lines; a
+    member's kernel-doc line is not one)."""
     n = 0
     for f in patch.files:
         if not f.path.endswith((".c", ".h")):
             continue
         prev = -2
         for ln in f.removed():
-            if re.match(r"^\s*(/\*|\*|//)", ln.text):
+            if re.match(r"^\s*(/\*|\*|//)", ln.text) and not KERNEL_DOC_MEMBER.match(ln.text):
                 if ln.number != prev + 1:
                     n += 1
                 prev = ln.number
@@ -291,7 +312,7 @@ def comment_words(patch: Patch) -> List[str]:
 
 
 def tool_sentence(target: Target, result: Result, rule: Path, tools: Tools) -> str:
-    opts = " ".join(f"{k}={v}" for k, v in result.defines.items())
+    opts = " ".join(f"{k}={v}" if v else k for k, v in result.defines.items())
     again = (f" (again with magic={', '.join(target.macros[1:])})"
              if len(target.macros) > 1 else "")
     return (f"Made with Coccinelle ({tools.spatch}) and {tools.demagic}'s {rule.name} "

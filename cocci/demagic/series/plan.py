@@ -49,7 +49,8 @@ def plan(tree: trees.Tree, work: Path, targets: Sequence[str], subdir: Optional[
             raise UsageError(f"TARGETS: {', '.join(missing)} not found in {tree.name}")
         for gone in missing:
             progress.step(f"{gone}: not in {tree.name} (already gone?)")
-        return Plan(named, [c for c in named if c.verdict is Verdict.REVIEW], whole, scope)
+        return Plan([c for c in named if c.verdict is not Verdict.REVIEW],
+                    [c for c in named if c.verdict is Verdict.REVIEW], whole, scope)
     order = {m: i for i, m in enumerate(rows)}
     cands = sorted(named + _gone(rows, named), key=lambda c: order[c.macro])
     review = [c for c in cands if c.verdict is Verdict.REVIEW]

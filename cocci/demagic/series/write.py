@@ -88,6 +88,9 @@ def _write_commits(tree: trees.Tree, work: Path, cands: List[Candidate], who: Tu
             if not reg:
                 continue
             paths = registry.drop_rows(work, list(macros), reg)
+            if not paths:       # a keep the registry does not list: nothing to change
+                summary.skipped.append(f"{name}: keep: {group_cands[0].reason}")
+                continue
             index.touched(paths)
             body = message.keep_body(group_cands[0], paths)
             prefix = "Documentation"
