@@ -159,6 +159,10 @@ class Evidence:
     user_mapped: List[Finding] = field(default_factory=list)     # exposure.py: mmap'ed pages
     sources: List[Finding] = field(default_factory=list)         # provenance.py: where each
                                                                  # checked pointer comes from
+    warrants: List[Finding] = field(default_factory=list)        # warrants.py: why only the
+                                                                 # struct reaches a check
+    operations: List[Finding] = field(default_factory=list)      # warrants.py: the ops table
+                                                                 # that calls a check's function
     shared_slot: List[Finding] = field(default_factory=list)     # slots.py
     test_code: List[Finding] = field(default_factory=list)       # testcode.py
     state_tests: List[Finding] = field(default_factory=list)     # states.py

@@ -16,6 +16,7 @@ from typing import Dict, List, Sequence
 
 from demagic.core.paths import COCCI
 from demagic.core.prose import and_list, flow
+from demagic.kernel.registry import Entry
 from demagic.model.candidate import Candidate, CheckShape, Role, SiteKind, Verdict
 from demagic.model.patches import Patch, Removed
 from demagic.core.proc import run
@@ -150,21 +151,55 @@ def _cap(text: str) -> str:
     return text[:1].upper() + text[1:]
 
 
-OWN_SOURCE = re.compile(r"netdev_priv|container_of|list_entry|_priv\(|k[mzc]?alloc")
-
-
-def source_sentence(c: Candidate) -> str:
-    """Where the checked pointers come from, when the scan followed them."""
-    srcs = [expr_text(re.sub(r"^[\w\s>.\-]+ = ", "", f.what)) if " = " in f.what else
-            expr_text(f.what) for f in c.evidence.sources]
-    uniq = list(dict.fromkeys(srcs))
-    if not uniq or len(uniq) > 3:
-        return ""
-    text = f"The checked pointer{'s come' if len(uniq) > 1 else ' comes'} from {and_list(uniq)}"
-    if all(OWN_SOURCE.search(s) for s in uniq):
-        text += (", the driver's own memory, so a mismatch can only be memory that was "
-                 "overwritten or freed")
-    return text + "."
+def warrant_sentences(cands: Sequence[Candidate], shapes: Sequence[CheckShape]) -> List[str]:
+    """Why only an object of the struct reaches the checks (evidence/warrants.py), check
+    by check; where the scan found no such reason, where the pointer comes from."""
+    c = cands[0]
+    at = {(f.site.file, f.site.line): f.what for m in cands for f in m.evidence.warrants}
+    came = {(f.site.file, f.site.line): expr_text(f.what.split(" = ", 1)[-1])
+            for m in cands for f in m.evidence.sources}
+    ops = {(f.site.file, f.site.line): f.what for m in cands for f in m.evidence.operations}
+    found: Dict[str, List[str]] = {}
+    unknown: Dict[str, List[str]] = {}
+    tables: Dict[str, List[str]] = {}
+    for s in shapes:
+        if s.role is not Role.DEBUG or s.kind == "dead":
+            continue
+        key = (s.site.file, s.site.line)
+        if key in at:
+            found.setdefault(at[key], []).append(s.site.where)
+        else:
+            unknown.setdefault(came.get(key, "a pointer the scan did not follow"),
+                               []).append(s.site.where)
+        if key in ops:
+            tables.setdefault(ops[key], []).append(s.site.where)
+    out = []
+    if found:
+        parts = [f"in {and_list(where)} the pointer is {what}" for what, where in found.items()]
+        head = (f"Only a struct {c.struct} reaches "
+                + ("these checks" if sum(map(len, found.values())) > 1 else "this check")
+                if not unknown else "Where the checked pointer comes from")
+        out.append(f"{head}: " + "; ".join(parts) + ".")
+    by_function: Dict[str, List[str]] = {}
+    for table, where in tables.items():
+        for w in where:
+            by_function.setdefault(w, []).append(table)
+    by_tables: Dict[str, List[str]] = {}
+    for function, found_in in by_function.items():
+        kind = {t.rsplit(" in ", 1)[0] for t in found_in}
+        files = and_list(sorted({t.rsplit(" in ", 1)[1] for t in found_in}))
+        text = (f"the {kind.pop()} of {files}" if len(kind) == 1 else
+                and_list(sorted(found_in)))
+        by_tables.setdefault(text, []).append(function)
+    for text, functions in by_tables.items():
+        many = len(functions) > 1
+        out.append(f"{and_list(functions)} {'are operations' if many else 'is an operation'} "
+                   f"of {text}.")
+    if unknown:
+        parts = [f"in {and_list(where)} ({src})" for src, where in unknown.items()]
+        out.append("Nothing the scan found fixes the pointer's type "
+                   + " or ".join(parts) + ".")
+    return out
 
 
 def change_sentences(shapes: Sequence[CheckShape]) -> List[str]:
@@ -350,15 +385,9 @@ def remove_body(target: Target, cands: Sequence[Candidate], result: Result,
                          " dead code; the field and its assignment are all that is left of "
                          "it at run time.")
         else:
-            why = [("These are debug checks" if len(shapes) > 1 else "This is a debug check")
-                   + ": a mismatch only takes an error path, and a match runs on as it would "
-                   "without " + ("them." if len(shapes) > 1 else "it.")]
-            src = source_sentence(c)
-            if src:
-                why.append(src)
-            why.append("Slab debugging and KASAN report overwritten or freed memory where it "
-                       "happens.")
-            paras.append(" ".join(why))
+            why = warrant_sentences(cands, shapes)
+            if why:
+                paras.append(" ".join(why))
             changes = change_sentences(shapes)
             if changes:
                 paras.append(" ".join(changes))
@@ -431,11 +460,17 @@ def body(target: Target, cands: Sequence[Candidate], result: Result, change: Cha
     return remove_body(target, cands, result, change, tools, rule)
 
 
-def keep_body(c: Candidate, registry: Sequence[str]) -> str:
+def keep_body(c: Candidate, registry: Sequence[str], rows: Sequence[Entry] = ()) -> str:
+    """A registry row's removal: why the value is no magic number, and where the row's
+    path is wrong, where the value really is."""
     where = registry[0] if registry else "the registry"
     more = f" and its {len(registry) - 1} translations" if len(registry) > 1 else ""
-    return flow(f"{c.macro} is not a magic number: {c.reason.rstrip('.')}. Drop its row "
-                f"from {where}{more}; the code stays as it is.")
+    text = (f"{c.macro} is not a magic number: {c.reason.rstrip('.')}. Drop its row "
+            f"from {where}{more}; the code stays as it is.")
+    row = next((r for r in rows if r.macro == c.macro), None)
+    if row and c.define and row.file and row.file != c.define.file:
+        text += f" (The row names {row.file}; {c.macro} is defined in {c.define.file}.)"
+    return flow(text)
 
 
 def removal_body(registry: Sequence[str]) -> str:

@@ -74,6 +74,7 @@ def _write_commits(tree: trees.Tree, work: Path, cands: List[Candidate], who: Tu
                    tools: message.Tools, parallel: bool, grep: Grep) -> Summary:
     summary = Summary()
     reg = registry.files(work)
+    registered = registry.entries(work) if reg else []
     pool = rewrite.grep_files(grep, [c.macro for c in cands if c.verdict is not Verdict.KEEP]
                               or ["__demagic_none__"], subdir)
     dates = Dates(tree.debian)
@@ -92,7 +93,7 @@ def _write_commits(tree: trees.Tree, work: Path, cands: List[Candidate], who: Tu
                 summary.skipped.append(f"{name}: keep: {group_cands[0].reason}")
                 continue
             index.touched(paths)
-            body = message.keep_body(group_cands[0], paths)
+            body = message.keep_body(group_cands[0], paths, registered)
             prefix = "Documentation"
         else:
             if outcome is None:     # shares a file with another target: its turn is now

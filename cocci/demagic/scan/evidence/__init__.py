@@ -54,14 +54,14 @@ def extractors() -> List[Tuple[str, Extractor]]:
     """In order: later ones may read what earlier ones found."""
     from demagic.scan.evidence import (discriminator, exposure, formats, guards, memory,
                                        offsets, parsing, provenance, published, reads, shapes,
-                                       slots, states, switches, testcode)
+                                       slots, states, switches, testcode, warrants)
     return [("formats", formats.gather), ("guards", guards.gather), ("offsets", offsets.gather),
             ("states", states.gather), ("switches", switches.gather), ("shapes", shapes.gather),
             ("discriminator", discriminator.gather), ("provenance", provenance.gather),
-            ("exposure", exposure.gather),
-            ("slots", slots.gather), ("testcode", testcode.gather), ("reads", reads.gather), ("memory", memory.gather),
-            ("published", published.gather),
-            ("parsing", parsing.gather)]
+            ("exposure", exposure.gather), ("slots", slots.gather),
+            ("testcode", testcode.gather), ("reads", reads.gather), ("memory", memory.gather),
+            ("published", published.gather), ("parsing", parsing.gather),
+            ("warrants", warrants.gather)]
 
 
 def gather(ctx: Context, cands: Sequence[Candidate], progress: Progress) -> Dict[str, float]:

@@ -50,7 +50,7 @@ def _split(args: str) -> List[str]:
     return [a for a in out if a]
 
 
-def _file_object(texts: Texts, rel: str, name: str) -> bool:
+def file_object(texts: Texts, rel: str, name: str) -> bool:
     """name is an object rel defines at file scope (a static, or a table of its own)."""
     return re.search(rf"^(?:static\s+)?(?:const\s+)?(?:struct\s+)?\w+\s+(?:\*\s*)?{re.escape(name)}"
                      rf"\s*(?:\[[^\]]*\]\s*)*(?:=|;)", texts.code(rel), re.M) is not None
@@ -62,7 +62,7 @@ def _local_source(texts: Texts, rel: str, line: int, name: str) -> str:
     return source_of(texts, Site(rel, line, function_name_at(texts, rel, line)), name)
 
 
-def _calls(texts: Texts, grep: Grep, function: str) -> List[Tuple[str, int, List[str]]]:
+def calls(texts: Texts, grep: Grep, function: str) -> List[Tuple[str, int, List[str]]]:
     """(file, line, arguments) of each call of function in the tree's C files."""
     out = []
     listing = grep.tree(["-l", "-w", "-e", function], ["*.c"])
@@ -79,7 +79,7 @@ def _calls(texts: Texts, grep: Grep, function: str) -> List[Tuple[str, int, List
     return out
 
 
-def _exported(texts: Texts, grep: Grep, function: str) -> bool:
+def exported(texts: Texts, grep: Grep, function: str) -> bool:
     return bool(grep.tree(["-l", "-E", rf"EXPORT_SYMBOL\w*\(\s*{re.escape(function)}\s*\)"],
                           ["*.c", "*.h"]).strip())
 
@@ -93,7 +93,7 @@ def owner(texts: Texts, grep: Grep, rel: str, line: int, arg: str, depth: int) -
         return None
     name = m.group(2)
     # &table, &table[i].x, table + i: into an object of the file; &p->x, p: where p points
-    if (m.group(1) or m.group(3) in ("[", "+")) and _file_object(texts, rel, name):
+    if (m.group(1) or m.group(3) in ("[", "+")) and file_object(texts, rel, name):
         return f"{name} in {rel}"
     arg = name
     src = _local_source(texts, rel, line, arg)
@@ -110,12 +110,11 @@ def handed_in_owner(texts: Texts, grep: Grep, rel: str, function: str, line: int
     """What every caller of function passes for param, when each passes an object of the
     code's own (see the module's text); None when one does not, or cannot be read."""
     params = parameters(texts, rel, function, line)
-    if param not in params or _exported(texts, grep, function):
+    if param not in params or exported(texts, grep, function):
         return None
     index = params.index(param)
-    calls = _calls(texts, grep, function)
     owners: List[str] = []
-    for crel, cline, args in calls:
+    for crel, cline, args in calls(texts, grep, function):
         if index >= len(args):
             return None
         found = owner(texts, grep, crel, cline, args[index], depth)
@@ -129,4 +128,5 @@ def handed_in_owner(texts: Texts, grep: Grep, rel: str, function: str, line: int
     return unique[0] + (f" and {more} more static object{'s' if more > 1 else ''}" if more else "")
 
 
-__all__: Sequence[str] = ("handed_in_owner", "owner", "parameters")
+__all__: Sequence[str] = ("calls", "exported", "file_object", "handed_in_owner", "owner",
+                          "parameters")

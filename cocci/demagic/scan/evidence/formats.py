@@ -218,7 +218,10 @@ def format_reason(c: Candidate) -> Optional[str]:
     """Why the value is part of a format or an ABI, or None."""
     ev = c.evidence
     if not c.field:
-        return "stored into no structure field"
+        if c.define and UAPI_RX.match(c.define.file):
+            return (f"{c.macro} is defined in {c.define.file}: user-space ABI, which no "
+                    "kernel code stores into a field")
+        return "no kernel code stores it into a structure field"
     if ev.userspace_users:
         return (f"{c.member} is also read or written by a user-space program "
                 f"({sites_text(ev.userspace_users)}): a shared format")
