@@ -31,6 +31,8 @@ def add_run_opts(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--jobs", type=int, default=2, help="make -j (default 2)")
     parser.add_argument("--fast", action="store_true",
                         help="no build after each patch: bisect n.a., builds/layout vs the whole series")
+    parser.add_argument("--prereq", type=Path, help="patches (a file or a directory) the series "
+                        "depends on, applied before it and not verified")
 
 
 def options(args: argparse.Namespace, series: Series) -> Options:
@@ -44,7 +46,7 @@ def options(args: argparse.Namespace, series: Series) -> Options:
         ref = None
     tree = check_tree_name(args.tree) if args.tree else tree_of_series(series)
     return Options(kdir=args.kdir, series=series, ref=ref, out=args.out,
-                   jobs=args.jobs, fast=args.fast, tree=tree)
+                   jobs=args.jobs, fast=args.fast, tree=tree, prereq=args.prereq)
 
 
 def do_run(opts: Options) -> int:

@@ -3,6 +3,7 @@
 
 from __future__ import annotations
 
+import hashlib
 import time
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -16,12 +17,12 @@ from demagic.core.paths import REPO_ROOT
 from demagic.kernel.tree import GIT_ENV, Tree, pristine, worktree
 from demagic.model.series import Series
 from demagic.kernel import leftovers
-from verify import basecache, checkpatch, layout, reference
+from verify import basecache, checkpatch, kerneldoc, layout, reference
 from verify.targets import ARCHES, Target, by_name
 from verify.builddir import BuildDir, BuildError, ObjectResult, new_warnings, pahole, tools_missing
 from demagic.model.reports import objects_text, Cell, Row, VerifyReport, failed, not_applicable, passed
 from demagic.model.patches import Patch, Removed, added_members, removed_identifiers
-from verify.plan import ObjectPlan, plan, union
+from verify.plan import HEADER_USERS, ObjectPlan, plan, union
 
 FAST_NOTE = ("--fast: no build after each patch: bisect is n.a., builds and layout compare "
              "the pristine tree with the whole series applied")
@@ -34,10 +35,17 @@ CHECK_NOTES = [
     "after the patch",
     "builds: each object on the first architecture whose .config (defconfig + verify/configs "
     "fragment, checked to be a subset) builds it; configured out = fail; no new W=1 warning",
+    "header users: beside the files a patch touches, the nearest "
+    f"{HEADER_USERS} other users of each header it changes are built: files that include the "
+    "header (directly, or through a header that names what changed) and name the struct that "
+    "loses a member (or one that embeds it) or a macro it removes or changes; assembly files "
+    "through such a header count too; a user no .config builds is listed, not failed",
     "arm: RiscPC is built -march=armv4 with its gcc < 9.1 gate lifted (a compile test: "
     "Debian's gcc 12 has no ARMv3)",
     "layout: pahole of each struct that loses a member, before and after; *_OFFSET macros of "
     "its header must match the real offsets",
+    "kernel-doc: the tree's scripts/kernel-doc -none on the .c and .h files a patch touches, "
+    "before and after it: a warning it adds fails",
     "reference: code differences from the upstream patch fail; Documentation differences "
     "are listed",
 ]
@@ -56,6 +64,8 @@ class Options:
     tree: str = "linux-6.1"
     state: str = "series"
     quiet: bool = False
+    prereq: Optional[Path] = None    # patches (a file or a directory) applied before the
+                                     # series, not verified: what it depends on
 
 
 @dataclass
@@ -68,6 +78,8 @@ class Walk:
     plans: List[ObjectPlan] = field(default_factory=list)
     removed: List[List[Removed]] = field(default_factory=list)
     base: Dict[Key, ObjectResult] = field(default_factory=dict)
+    base_key: str = ""       # what the tree before the series is: the pristine commit, and
+                             # the prerequisite patches on it
     after: List[Dict[Key, ObjectResult]] = field(default_factory=list)
     shapes: Dict[Tuple[str, str, str, str], Optional[str]] = field(default_factory=dict)
     rows: List[Row] = field(default_factory=list)
@@ -142,7 +154,11 @@ def builds_cell(walk: Walk, index: int, results: Dict[Key, ObjectResult]) -> Cel
         return failed(f"{len(problems)} problems", problems + built)
     row = walk.rows[index]
     row.built = list(item.all())
-    return passed(f"{row.built_text()}, no new warning", built)
+    row.header_users = [f"{a} {o}" for a, o in item.all()
+                        if o[:-2] + ".c" in item.header_users or o[:-2] + ".S" in item.header_users]
+    users = f" ({len(row.header_users)} of them users of a changed header)" \
+        if row.header_users else ""
+    return passed(f"{row.built_text()}{users}, no new warning", built + item.header_notes)
 
 
 def bisect_cell(walk: Walk, index: int, results: Dict[Key, ObjectResult]) -> Cell:
@@ -188,7 +204,7 @@ def layout_cell(walk: Walk, index: int, when: str, results: Dict[Key, ObjectResu
         if path.is_file():
             macros = layout.offsets_of(path.read_text(errors="replace"), after, gone)
             problems += layout.check_offsets(macros, after, gone)
-            notes += [f"{m.macro} = {m.value:#x} agrees with {struct}.{m.member}"
+            notes += [f"{m.name} = {m.value:#x} agrees with {struct}.{m.member}"
                       for m in macros if m.value is not None and after.offset(m.member) == m.value]
     if problems:
         return failed(problems[0], problems + notes)
@@ -223,8 +239,8 @@ def prepare(walk: Walk, opts: Options, progress: Progress) -> None:
             progress.step(f"configuring {arch.name} ({arch.defconfig} + fragment)")
         return bdir.config
 
-    for patch in walk.patches:
-        walk.plans.append(plan(walk.wt, patch, config_of))
+    for patch, removed in zip(walk.patches, walk.removed):
+        walk.plans.append(plan(walk.wt, patch, config_of, removed))
     need = sorted({a for p in walk.plans for a in p.objects})
     missing = tools_missing([by_name(a) for a in need])
     if missing:
@@ -235,7 +251,7 @@ def prepare(walk: Walk, opts: Options, progress: Progress) -> None:
     for index, item in enumerate(walk.plans):
         for key in item.all():
             structs.setdefault(key, set()).update(structs_of(walk.removed[index]))
-    caches = {a: basecache.load(walk.dirs[a], walk.tree.base) for a in objects}
+    caches = {a: basecache.load(walk.dirs[a], walk.base_key) for a in objects}
     fresh = {a: objs for a, objs in objects.items() if not basecache.usable(
         caches[a], objs, {o: structs.get((a, o), set()) for o in objs})}
     progress.step("building before the series: " + ", ".join(
@@ -245,7 +261,7 @@ def prepare(walk: Walk, opts: Options, progress: Progress) -> None:
         capture(walk, index, "base", walk.base)
     for arch_name, objs in objects.items():
         if arch_name in fresh:
-            basecache.save(walk.dirs[arch_name], walk.tree.base,
+            basecache.save(walk.dirs[arch_name], walk.base_key,
                            {o: walk.base[(arch_name, o)] for o in objs},
                            {o: {s: walk.shapes.get(("base", arch_name, o, s))
                                 for s in structs.get((arch_name, o), set())} for o in objs})
@@ -267,6 +283,7 @@ def walk_series(walk: Walk, opts: Options, progress: Progress) -> None:
             row.cells["applies"] = not_applicable("an earlier patch did not apply")
             continue
         walk.removed[index] = removed_identifiers(patch, old_text(walk.wt))
+        docs_before = kerneldoc.warnings(walk.wt, patch.paths())
         res = run(["git", "-C", str(walk.wt), "am", "-q", str(patch.path.resolve())],
                   env=GIT_ENV, check=False)
         if res.returncode != 0:
@@ -276,6 +293,8 @@ def walk_series(walk: Walk, opts: Options, progress: Progress) -> None:
             continue
         row.cells["applies"] = passed("git am")
         row.cells["nothing-left"] = nothing_left_cell(walk.wt, walk.removed[index])
+        row.cells["kernel-doc"] = kerneldoc.cell(patch.paths(), docs_before,
+                                                 kerneldoc.warnings(walk.wt, patch.paths()))
         if opts.fast:
             continue
         progress.step(f"{patch.name}: rebuilding what it changed")
@@ -314,6 +333,24 @@ def lift(wt: Path, patches: List[Patch]) -> None:
             env=GIT_ENV)
 
 
+def prerequisites(wt: Path, prereq: Optional[Path]) -> str:
+    """Apply the prerequisite patches (git am) on the worktree; their digest ("" if none)."""
+    if prereq is None:
+        return ""
+    files = sorted(prereq.glob("*.patch")) if prereq.is_dir() else [prereq]
+    if not files:
+        raise UsageError(f"PREREQ={prereq}: no patch there")
+    digest = hashlib.sha256()
+    for patch in files:
+        digest.update(patch.read_bytes())
+        res = run(["git", "-C", str(wt), "am", "-q", str(patch.resolve())], env=GIT_ENV,
+                  check=False)
+        if res.returncode != 0:
+            run(["git", "-C", str(wt), "am", "--abort"], check=False)
+            raise UsageError(f"PREREQ: {patch.name} does not apply to the tree")
+    return "+" + digest.hexdigest()[:16]
+
+
 def verify(opts: Options, progress: Progress) -> VerifyReport:
     """Every check on every patch of opts.series."""
     start = time.monotonic()
@@ -324,7 +361,7 @@ def verify(opts: Options, progress: Progress) -> VerifyReport:
     progress.step(f"work copy of the pristine {tree.name}")
     wt = worktree(tree)
     lift(wt, patches)
-    walk = Walk(tree, wt, patches)
+    walk = Walk(tree, wt, patches, base_key=tree.base + prerequisites(wt, opts.prereq))
     walk.removed = [removed_identifiers(p, old_text(wt)) for p in patches]
     try:
         prepare(walk, opts, progress)
@@ -334,7 +371,7 @@ def verify(opts: Options, progress: Progress) -> VerifyReport:
     progress.step("checkpatch and reference")
     refs = reference.load(opts.ref) if opts.ref and opts.ref.is_dir() else None
     for patch, row in zip(patches, walk.rows):
-        row.cells["checkpatch"] = checkpatch.check(tree.repo, patch.path)
+        row.cells["checkpatch"], row.checkpatch = checkpatch.check(tree.repo, patch.path)
         row.cells["reference"] = reference.compare(patch, refs, str(opts.ref))
     matrix = VerifyReport(f"{tree.name} ({tree.version})", shown(opts.series.path), reference.ref_label(
         opts.ref if refs is not None else None), "fast" if opts.fast else "full",

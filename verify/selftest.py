@@ -14,7 +14,7 @@ from __future__ import annotations
 import shutil
 from dataclasses import dataclass
 from pathlib import Path
-from typing import FrozenSet, List, Sequence, Tuple
+from typing import FrozenSet, List, Optional, Sequence, Tuple
 
 from demagic.model.series import Series
 from demagic.core.errors import DemagicError
@@ -50,6 +50,20 @@ class Case:
     expect: FrozenSet[str]
     then: Tuple[Edit, ...] = ()         # a second patch, when the case needs one
     expect_then: FrozenSet[str] = frozenset()
+    before: Tuple[Edit, ...] = ()       # a prerequisite: in the tree, not in the series
+
+
+# A kernel-doc comment for the struct that still documents the member the patch removes.
+KERNEL_DOC = ("/**\n * struct kern_vars_s - where the other nodes find the kernel\n"
+              " * @kv_magic: the magic number\n * @kv_ro_nasid: node of the read-only text\n"
+              " * @kv_rw_nasid: node of the read-write data\n"
+              " * @kv_ro_baseaddr: address of the read-only text\n"
+              " * @kv_rw_baseaddr: address of the read-write data\n */\n")
+# A user of the header that names the member only through token pasting: no grep of the
+# tree finds it, only a compile does.
+USER = ("\n#include <asm/sn/klkernvars.h>\n\n#define KV_FIELD(kvp, name) ((kvp)->kv_##name)\n\n"
+        "static int __maybe_unused kv_selftest_peek(kern_vars_t *kvp)\n{\n"
+        "\treturn KV_FIELD(kvp, magic);\n}\n")
 
 
 def _replace(edits: Sequence[Edit], old: Edit, new: Edit) -> Tuple[Edit, ...]:
@@ -76,6 +90,13 @@ CASES: Tuple[Case, ...] = (
            "#define kv_ro_baseaddr kv_ro_base\n\n#endif /* !__ASSEMBLY__ */\n"),
           (MEMORY, " * for more details.\n", " * for more details (selftest).\n")),
          frozenset({"bisect"})),
+    Case("kernel-doc", "the member goes, its kernel-doc @kv_magic: line stays",
+         CORRECT + ((HEADER, "typedef struct kern_vars_s {\n",
+                     KERNEL_DOC + "typedef struct kern_vars_s {\n"),), True,
+         frozenset({"kernel-doc"})),
+    Case("header-user", "a file the patch does not touch still uses the member, unseen by grep",
+         CORRECT, True, frozenset({"builds"}),
+         before=((MEMORY, '#include "ip27-common.h"\n', '#include "ip27-common.h"\n' + USER),)),
 )
 
 
@@ -87,8 +108,31 @@ def _edit(src: Path, case: Case, edits: Sequence[Edit]) -> None:
         (src / path).write_text(text.replace(old, new, 1))
 
 
+def write_prereq(src: Path, case: Case, out: Path) -> Optional[Path]:
+    """The case's prerequisite as a patch in out (None without one); src is left as it was."""
+    if not case.before:
+        return None
+    _edit(src, case, case.before)
+    _commit(src, "mips: sgi-ip27: selftest prerequisite", f"selftest case {case.name}.")
+    return _format(src, out, 1)
+
+
+def _commit(src: Path, subject: str, body: str) -> None:
+    run(["git", "-C", str(src), "commit", "-q", "-a", "-F", "-"], env=GIT_ENV,
+        input_text=f"{subject}\n\n{body}\n\nSigned-off-by: demagic <demagic@localhost>\n")
+
+
+def _format(src: Path, out: Path, count: int) -> Path:
+    """The last count commits of src as patches in a fresh out."""
+    shutil.rmtree(out, ignore_errors=True)
+    out.mkdir(parents=True)
+    run(["git", "-C", str(src), "format-patch", "-q", "-o", str(out), f"-{count}"], env=GIT_ENV)
+    return out
+
+
 def write_series(src: Path, case: Case, out: Path) -> Path:
-    """Apply the case's edits on the pristine worktree src, commit, format-patch to out."""
+    """Apply the case's edits on the pristine worktree src (with its prerequisite, when it
+    has one), commit, format-patch to out."""
     _edit(src, case, case.edits)
     if case.doc_rows:
         res = run(["git", "-C", str(src), "grep", "-l", f"^{DOC_ROW}", "--", "Documentation"],
@@ -96,19 +140,11 @@ def write_series(src: Path, case: Case, out: Path) -> Path:
         for rel in res.stdout.split():
             lines = (src / rel).read_text().split("\n")
             (src / rel).write_text("\n".join(ln for ln in lines if not ln.startswith(DOC_ROW)))
-    message = (f"mips: sgi-ip27: remove KV_MAGIC\n\nselftest case {case.name}: {case.what}.\n\n"
-               "Signed-off-by: demagic <demagic@localhost>\n")
-    run(["git", "-C", str(src), "commit", "-q", "-a", "-F", "-"], env=GIT_ENV, input_text=message)
+    _commit(src, "mips: sgi-ip27: remove KV_MAGIC", f"selftest case {case.name}: {case.what}.")
     if case.then:
         _edit(src, case, case.then)
-        run(["git", "-C", str(src), "commit", "-q", "-a", "-F", "-"], env=GIT_ENV, input_text=(
-            f"mips: sgi-ip27: tidy up\n\nselftest case {case.name}, second patch.\n\n"
-            "Signed-off-by: demagic <demagic@localhost>\n"))
-    shutil.rmtree(out, ignore_errors=True)
-    out.mkdir(parents=True)
-    run(["git", "-C", str(src), "format-patch", "-q", "-o", str(out),
-         "-2" if case.then else "-1"], env=GIT_ENV)
-    return out
+        _commit(src, "mips: sgi-ip27: tidy up", f"selftest case {case.name}, second patch.")
+    return _format(src, out, 2 if case.then else 1)
 
 
 def main(base: Options) -> int:
@@ -120,10 +156,11 @@ def main(base: Options) -> int:
     for case in CASES:
         # the broken series is written from the work copy, which verify then resets
         src = worktree(tree)
-        series = write_series(src, case, root / case.name)
+        prereq = write_prereq(src, case, root / case.name / "prereq")
+        series = write_series(src, case, root / case.name / "series")
         progress.step(f"selftest {case.name}: {case.what}")
         opts = Options(kdir=base.kdir, series=Series.load(series), ref=None, jobs=base.jobs, fast=False,
-                       state="selftest", quiet=True)
+                       state="selftest", quiet=True, prereq=prereq)
         matrix = verify(opts, Progress(quiet=True))
         (root / case.name / "report.txt").write_text(render_text(matrix))
         expect = [case.expect] + ([case.expect_then] if case.then else [])

@@ -31,13 +31,16 @@ class CheckpatchTest(unittest.TestCase):
                 'print "$ARGV[-1]:9: ERROR:SPACING: b\\n" if $ENV{FAKE_ERROR}; exit 1;\n')
             patch = tree / "0001-x.patch"
             patch.write_text("Subject: x\n")
-            cell = checkpatch.check(tree, patch)
+            cell, findings = checkpatch.check(tree, patch)
             self.assertEqual((cell.status, cell.reason), (Status.PASS, "no error, 1 warnings"))
+            self.assertEqual([(f.type, f.reason) for f in findings],
+                             [("AVOID_BUG", "new in this patch")])
             with mock.patch.dict(os.environ, {"FAKE_ERROR": "1"}):
-                cell = checkpatch.check(tree, patch)
+                cell, findings = checkpatch.check(tree, patch)
             self.assertEqual(cell.status, Status.FAIL)
             self.assertEqual(cell.details, ["0001-x.patch:9: ERROR:SPACING: b",
-                                            "0001-x.patch:7: WARNING:AVOID_BUG: a"])
+                                            "0001-x.patch:7: WARNING:AVOID_BUG: a "
+                                            "(new in this patch)"])
 
 
 if __name__ == "__main__":

@@ -9,40 +9,15 @@ A script that does not run is an error that names it, never an empty report.
 from __future__ import annotations
 
 import re
-from dataclasses import dataclass
 from pathlib import Path
-from typing import Any, Dict, List, Sequence
+from typing import Dict, List, Sequence
 
 from demagic.core.errors import DemagicError
 from demagic.core.proc import run
+from demagic.model.reports import CheckpatchFinding as Finding
 
 FINDING_RX = re.compile(r"^(?P<file>[^:]+):(?P<line>\d+): (?P<level>ERROR|WARNING|CHECK):"
                         r"(?P<type>\w+): (?P<msg>.*)$")
-
-
-@dataclass(frozen=True)
-class Finding:
-    """One line of checkpatch's report on a patch."""
-    patch: str         # the patch's file name
-    line: int          # in the patch file
-    level: str         # ERROR, WARNING or CHECK
-    type: str          # AVOID_BUG, FILE_PATH_CHANGES, ...
-    message: str
-
-    def __str__(self) -> str:
-        return f"{self.patch}:{self.line}: {self.level}:{self.type}: {self.message}"
-
-    @property
-    def error(self) -> bool:
-        return self.level == "ERROR"
-
-    def to_json(self) -> Dict[str, Any]:
-        return {"patch": self.patch, "line": self.line, "level": self.level, "type": self.type,
-                "message": self.message}
-
-    @staticmethod
-    def from_json(data: Dict[str, Any]) -> "Finding":
-        return Finding(data["patch"], data["line"], data["level"], data["type"], data["message"])
 
 
 def script(tree: Path) -> Path:
@@ -77,3 +52,38 @@ def check(tree: Path, patches: Sequence[Path], strict: bool = False) -> Dict[Pat
                            f"{' ...' if len(patches) > 3 else ''}: "
                            f"{why[-1][:200] if why else 'no message'}")
     return found
+
+
+def _patch_line(text: str, number: int) -> str:
+    lines = text.split("\n")
+    return lines[number - 1] if 0 < number <= len(lines) else ""
+
+
+def reason(text: str, number: int, kind: str, work: Path) -> str:
+    """Why a checkpatch warning on line number of a patch is acceptable, or why not."""
+    line = _patch_line(text, number)
+    if kind == "FILE_PATH_CHANGES":
+        deleted = re.findall(r"^--- a/(\S+)\n\+\+\+ /dev/null", text, re.M)
+        named = [p for p in deleted if p in (work / "MAINTAINERS").read_text(errors="replace")]
+        return ("the patch deletes " + ", ".join(deleted[:2]) + (" ..." if len(deleted) > 2 else "")
+                + ("; MAINTAINERS names none of them" if not named
+                   else f"; MAINTAINERS still names {named[0]}: new"))
+    if line.startswith("+"):
+        # the removed line this one replaces: the nearest '-' line above it in the hunk
+        lines = text.split("\n")
+        k = number - 2
+        while k >= 0 and lines[k].startswith("+"):
+            k -= 1
+        old = lines[k] if k >= 0 and lines[k].startswith("-") else ""
+        new = line[1:].strip()
+        if old and _same_fault(old[1:], new, kind):
+            return "inherited: the line the patch changes had it already"
+    return "new in this patch"
+
+
+def _same_fault(old: str, new: str, kind: str) -> bool:
+    """The removed line shows the same fault as the added one (what checkpatch saw)."""
+    probes = {"COMPARISON_TO_NULL": r"[!=]=\s*NULL|NULL\s*[!=]=", "AVOID_BUG": r"\bBUG(?:_ON)?\s*\(",
+              "SPACING": r"\S", "LINE_SPACING": r"\S"}
+    rx = probes.get(kind)
+    return bool(rx) and bool(re.search(rx, old)) and bool(re.search(rx, new))

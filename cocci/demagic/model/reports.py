@@ -15,13 +15,42 @@ from enum import Enum
 from pathlib import Path
 from typing import Any, Dict, List, Optional, Tuple, Type, TypeVar
 
-CHECKS = ("applies", "nothing-left", "checkpatch", "builds", "bisect", "layout", "reference")
+
+CHECKS = ("applies", "nothing-left", "checkpatch", "kernel-doc", "builds", "bisect", "layout",
+          "reference")
 
 
 class Status(str, Enum):
     PASS = "pass"
     FAIL = "FAIL"
     NA = "n.a."
+
+
+@dataclass(frozen=True)
+class CheckpatchFinding:
+    """One line of checkpatch's report on a patch."""
+    patch: str         # the patch's file name
+    line: int          # in the patch file
+    level: str         # ERROR, WARNING or CHECK
+    type: str          # AVOID_BUG, FILE_PATH_CHANGES, ...
+    message: str
+    reason: str = ""   # why it stays (see reason()), when the reader asked
+
+    def __str__(self) -> str:
+        return f"{self.patch}:{self.line}: {self.level}:{self.type}: {self.message}"
+
+    @property
+    def error(self) -> bool:
+        return self.level == "ERROR"
+
+    def to_json(self) -> Dict[str, Any]:
+        return {"patch": self.patch, "line": self.line, "level": self.level, "type": self.type,
+                "message": self.message, "reason": self.reason}
+
+    @staticmethod
+    def from_json(data: Dict[str, Any]) -> "CheckpatchFinding":
+        return CheckpatchFinding(data["patch"], data["line"], data["level"], data["type"], data["message"],
+                       data.get("reason", ""))
 
 
 @dataclass
@@ -63,6 +92,9 @@ class Row:
     subject: str
     cells: Dict[str, Cell] = field(default_factory=dict)
     built: List[Tuple[str, str]] = field(default_factory=list)   # (arch, object) built W=1
+    header_users: List[str] = field(default_factory=list)       # "arch object" of them that
+                                                                 # use a header it changes
+    checkpatch: List["CheckpatchFinding"] = field(default_factory=list)   # with reasons
 
     def cell(self, check: str) -> Cell:
         return self.cells.get(check, not_applicable("not run"))
@@ -78,13 +110,15 @@ class Row:
     def to_json(self) -> Dict[str, Any]:
         return {"number": self.number, "name": self.name, "subject": self.subject,
                 "cells": {c: self.cell(c).to_json() for c in CHECKS},
-                "built": [list(b) for b in self.built]}
+                "built": [list(b) for b in self.built], "header_users": self.header_users,
+                "checkpatch": [f.to_json() for f in self.checkpatch]}
 
     @staticmethod
     def from_json(data: Dict[str, Any]) -> "Row":
         return Row(data["number"], data["name"], data["subject"],
                    {c: Cell.from_json(v) for c, v in data["cells"].items()},
-                   [(a, o) for a, o in data.get("built", [])])
+                   [(a, o) for a, o in data.get("built", [])], list(data.get("header_users", [])),
+                   [CheckpatchFinding.from_json(f) for f in data.get("checkpatch", [])])
 
 
 R = TypeVar("R", "VerifyReport", "BootReport", "MutantsReport")

@@ -56,41 +56,6 @@ def applies(tree: trees.Tree, series: Series, report: Report) -> None:
     report.notes.append(f"git am: {len(series.patches)} patches apply on {tree.name}")
 
 
-def _patch_line(text: str, number: int) -> str:
-    lines = text.split("\n")
-    return lines[number - 1] if 0 < number <= len(lines) else ""
-
-
-def reason(text: str, number: int, kind: str, work: Path) -> str:
-    """Why a checkpatch warning on line number of a patch is acceptable, or why not."""
-    line = _patch_line(text, number)
-    if kind == "FILE_PATH_CHANGES":
-        deleted = re.findall(r"^--- a/(\S+)\n\+\+\+ /dev/null", text, re.M)
-        named = [p for p in deleted if p in (work / "MAINTAINERS").read_text(errors="replace")]
-        return ("the patch deletes " + ", ".join(deleted[:2]) + (" ..." if len(deleted) > 2 else "")
-                + ("; MAINTAINERS names none of them" if not named
-                   else f"; MAINTAINERS still names {named[0]}: new"))
-    if line.startswith("+"):
-        # the removed line this one replaces: the nearest '-' line above it in the hunk
-        lines = text.split("\n")
-        k = number - 2
-        while k >= 0 and lines[k].startswith("+"):
-            k -= 1
-        old = lines[k] if k >= 0 and lines[k].startswith("-") else ""
-        new = line[1:].strip()
-        if old and _same_fault(old[1:], new, kind):
-            return "inherited: the line the patch changes had it already"
-    return "new in this patch"
-
-
-def _same_fault(old: str, new: str, kind: str) -> bool:
-    """The removed line shows the same fault as the added one (what checkpatch saw)."""
-    probes = {"COMPARISON_TO_NULL": r"[!=]=\s*NULL|NULL\s*[!=]=", "AVOID_BUG": r"\bBUG(?:_ON)?\s*\(",
-              "SPACING": r"\S", "LINE_SPACING": r"\S"}
-    rx = probes.get(kind)
-    return bool(rx) and bool(re.search(rx, old)) and bool(re.search(rx, new))
-
-
 def checkpatch(work: Path, numbered: Sequence[Path], report: Report) -> None:
     if not kcheckpatch.script(work).exists():
         report.notes.append("checkpatch: the tree has no scripts/checkpatch.pl")
@@ -104,7 +69,8 @@ def checkpatch(work: Path, numbered: Sequence[Path], report: Report) -> None:
                 report.fail(f"checkpatch: {where}: {f.message}")
                 continue
             count += 1
-            report.notes.append(f"checkpatch: {where}: {reason(text, f.line, f.type, work)}")
+            report.notes.append(f"checkpatch: {where}: "
+                                f"{kcheckpatch.reason(text, f.line, f.type, work)}")
     report.notes.append(f"checkpatch --strict: no error, {count} warnings or checks (listed)")
 
 
