@@ -115,9 +115,9 @@ def row(number: int, name: str, patch: Patch, ran: Sequence[Ran], tree: Path,
     for run in ran:
         if run.test.covers(code):
             label = f"{run.test.label or run.test.name} ({run.arch})"
-            if run.test.name == PROBE:
-                loaded = sorted({b.module for b in mine if b.how == "module"})
-                label = f"{PROBE} of {', '.join(loaded) or 'its modules'} ({run.arch})"
+            if run.test.name == PROBE:     # it loads the modules: a device is probed only
+                loaded = sorted({b.module for b in mine if b.how == "module"})  # if there is one
+                label = f"loading {', '.join(loaded) or 'its modules'} ({run.arch})"
             if proves(lost, run.arch, run.test.name, modules):
                 r.tests.append(label)
             elif label not in r.ran:

@@ -13,7 +13,8 @@ from pathlib import Path
 from unittest import mock
 
 from demagic.model.reports import BootReport, Coverage, CoverageRow
-from demagic.series import cover, mail as export, mailcheck, message
+from demagic.kernel import checkpatch
+from demagic.series import cover, mail as export, mailcheck, message, proof
 from demagic.model.candidate import (Candidate, CheckShape, Evidence, Finding, Role, Site,
                                      SiteKind, Verdict)
 from demagic.scan.evidence import shapes
@@ -119,12 +120,19 @@ class AddressTest(unittest.TestCase):
         (top / "scripts" / "get_maintainer.pl").write_text(script)
         return top
 
+    def patch(self, top: Path) -> Path:
+        path = top / "p.patch"
+        path.write_text("From: x\nSubject: [PATCH] foo: remove FOO_MAGIC\n\nbody\n---\n"
+                        "diff --git a/drivers/foo.c b/drivers/foo.c\n--- a/drivers/foo.c\n"
+                        "+++ b/drivers/foo.c\n@@ -1 +1 @@\n-a\n+b\n")
+        return path
+
     def test_a_failing_get_maintainer_stops_the_run(self) -> None:
         top = self.tree("'git!' => \\$email_git,\n")
         with mock.patch.object(export, "run", return_value=self.fake(2, "", "Unknown option: x")):
             with self.assertRaisesRegex(DemagicError, r"get_maintainer.pl failed on p.patch "
                                                       r"\(exit 2\): Unknown option: x"):
-                export.maintainers(top, Path("p.patch"))
+                export.maintainers(top, self.patch(top))
 
     def test_only_the_options_the_script_has(self) -> None:
         top = self.tree("'git!' => \\$email_git,\n'git-fallback!' => \\$email_git_fallback,\n")
@@ -143,7 +151,7 @@ class AddressTest(unittest.TestCase):
                "C D <c@d.org> (reviewer:FOO)\n")
         top = self.tree("'tree!' => \\$tree,\n")
         with mock.patch.object(export, "run", return_value=self.fake(0, out)):
-            mailed = export.maintainers(top, Path("p.patch"))
+            mailed = export.maintainers(top, self.patch(top))
         self.assertEqual(mailed.to, ("A B <a@b.org>",))
         self.assertEqual(mailed.cc, ("list@vger.kernel.org", "C D <c@d.org>"))
 
@@ -182,10 +190,10 @@ class MailCheckTest(unittest.TestCase):
     def test_an_inherited_warning_is_told_from_a_new_one(self) -> None:
         text = ("@@ -1,2 +1,2 @@\n-\tif (as == NULL || as->magic != M) {\n+\tif (as == NULL) {\n"
                 "+\tif (x == NULL)\n")
-        self.assertEqual(mailcheck.reason(text, 3, "COMPARISON_TO_NULL", Path(".")),
+        self.assertEqual(checkpatch.reason(text, 3, "COMPARISON_TO_NULL", Path(".")),
                          "inherited: the line the patch changes had it already")
         text2 = "@@ -1,1 +1,2 @@\n-\tfoo();\n+\tif (x == NULL)\n"
-        self.assertEqual(mailcheck.reason(text2, 3, "COMPARISON_TO_NULL", Path(".")),
+        self.assertEqual(checkpatch.reason(text2, 3, "COMPARISON_TO_NULL", Path(".")),
                          "new in this patch")
 
 
@@ -199,20 +207,20 @@ class TestingLinesTest(unittest.TestCase):
         CoverageRow(3, "0003-c.patch", "c", Coverage.COMPILED, notes=["needs a PCI device"])])
 
     def test_three_kinds(self) -> None:
-        text = " ".join(" ".join(cover.boot_lines(self.REPORT)).split())
-        self.assertIn("all tests pass before and after", text)
+        text = " ".join(" ".join(proof.boot_lines(self.REPORT)).split())
+        self.assertIn("every test passes before and after", text)
         self.assertIn("patch): 01 slip (x86_64).", text)
         self.assertIn("no broken variant was caught: 02 autofs (x86_64) (write-only field", text)
-        self.assertIn("compile-only: 03 (needs a PCI device).", text)
+        self.assertIn("not run: 03 (needs a PCI device).", text)
         self.assertNotIn("02", text.split("no broken variant")[0])
 
     def test_items_continue_under_their_text(self) -> None:
-        for line in cover.boot_lines(self.REPORT):
+        for line in proof.boot_lines(self.REPORT):
             for cont in line.split("\n")[1:]:
                 self.assertTrue(cont.startswith("  ") and not cont.startswith("   "), cont)
 
     def test_failure_is_said(self) -> None:
-        text = " ".join(" ".join(cover.boot_lines(dataclasses.replace(self.REPORT, passed=False))).split())
+        text = " ".join(" ".join(proof.boot_lines(dataclasses.replace(self.REPORT, passed=False))).split())
         self.assertIn("some tests fail", text)
 
 

@@ -9,7 +9,7 @@ import tempfile
 import unittest
 from pathlib import Path
 
-from demagic.series import build as series, cover, plan as series_plan, write as series_write
+from demagic.series import build as series, cover, plan as series_plan, proof, write as series_write
 from demagic.rewrite import apply as rewrite
 from demagic.kernel import source as dtexts, tree as trees
 from demagic.judge import scans
@@ -67,7 +67,7 @@ class DiscoveryTest(unittest.TestCase):
         self.assertEqual([e.subject for e in summary.entries], ["foo: remove FOO_MAGIC"])
         self.assertEqual(len(summary.skipped), 1)
         self.assertRegex(summary.skipped[0], r"^BAR_MAGIC: needs a manual fix: .*bar\.c:16")
-        facts = series.cover_facts(self.tree, summary, "all", None, None, "", "out")
+        facts = series.cover_facts(self.tree, summary, "all", None, "out", proof.Proof(None, None))
         self.assertIn("Not in this series, for a manual fix", cover.blurb(facts))
         status = run(["git", "-C", str(self.root), "status", "--porcelain"]).stdout
         self.assertEqual(status, "")

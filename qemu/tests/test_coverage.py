@@ -82,9 +82,9 @@ class RowTest(unittest.TestCase):
             [("x86_64", "probe", "slip loads and unloads")])})
         ran = [coverage.Ran(probe_test, "x86_64")]
         self.assertEqual(coverage.row(4, slip.name, slip, ran, Path("/x"), lost, built).tests,
-                         ["probe of slip (x86_64)"])
+                         ["loading slip (x86_64)"])
         other = coverage.row(18, autofs.name, autofs, ran, Path("/x"), lost, built)
-        self.assertEqual((other.tests, other.ran), ([], ["probe of autofs4 (x86_64)"]))
+        self.assertEqual((other.tests, other.ran), ([], ["loading autofs4 (x86_64)"]))
 
     def test_write_only_field(self) -> None:
         p = patch(SET_ONLY, "drivers/net/slip/slip.c")

@@ -17,7 +17,7 @@ from demagic.kernel import registry, tree as trees
 from demagic.kernel.source import Texts
 from demagic.model import patches
 from demagic.scan import report as scanout
-from demagic.series import cover, mail as export, message
+from demagic.series import cover, mail as export, message, proof
 from demagic.series.commits import DATE, identity, rfc2822
 from demagic.series.plan import default_scope, plan
 from demagic.series.write import MANUAL, Summary, tool_versions, write_commits
@@ -28,10 +28,10 @@ REPORTS = (".txt", ".md", ".json")
 
 
 def cover_facts(tree: trees.Tree, summary: Summary, scope: str, tools: message.Tools,
-                reports: Optional[Path], digest: str, series: str) -> cover.Facts:
+                series: str, found: proof.Proof) -> cover.Facts:
     manual = [line for line in summary.skipped if f": {MANUAL}: " in line]
-    return cover.Facts(tree, scope, summary.entries, manual, summary.review, reports, digest, series,
-                       tools)
+    return cover.Facts(tree, scope, summary.entries, manual, summary.review, series, tools,
+                       found)
 
 
 def _union(mailed: Sequence[export.Mailed]) -> export.Mailed:
@@ -80,11 +80,13 @@ def build(kdir: Optional[Path], out: Optional[Path], targets: Sequence[str],
     state = export.tree_state(work)
     mailed = export.mail_all(work, numbered, jobs, state)
     digest = patches.series_digest(numbered)
+    found = proof.load(reports or dest, digest, REPO_ROOT)
     for number, patch in enumerate(numbered, 1):
         export.add_headers(patch, mailed[patch], digest, number)
-    facts = cover_facts(tree, summary, chosen.scope, tools, reports or dest, digest,
-                        shown(reports or dest))
-    export.fill_cover(letter, "remove the remaining magic numbers", cover.blurb(facts),
+        export.tag_subject(patch, export.tree_tag(patch, mailed[patch]))
+        export.add_notes(patch, proof.patch_notes(found, number))
+    facts = cover_facts(tree, summary, chosen.scope, tools, shown(reports or dest), found)
+    export.fill_cover(letter, cover.subject(facts), cover.blurb(facts),
                       _union(list(mailed.values())), rfc2822(DATE) if tree.debian else None,
                       digest)
     problems = []

@@ -5,13 +5,14 @@ from __future__ import annotations
 
 import json
 import re
+import tempfile
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Dict, List, Optional, Sequence, Tuple
 
 from demagic.kernel import checkpatch
-from demagic.kernel.checkpatch import Finding
+from demagic.model.reports import CheckpatchFinding as Finding
 from demagic.core import memo
 from demagic.core.errors import DemagicError
 from demagic.core.proc import run
@@ -42,20 +43,64 @@ def gm_options(script: Path) -> List[str]:
 PERL_FIXED = {"PERL_HASH_SEED": "0", "PERL_PERTURB_KEYS": "0"}
 
 
+DOCS = "Documentation/"
+TRANSLATIONS = "Documentation/translations/"
+
+
+def split(text: str) -> Tuple[str, List[Tuple[str, str]]]:
+    """A format-patch text as its head (up to the first diff) and its diffs by file."""
+    at = text.find("\ndiff --git ")
+    if at < 0:
+        return text, []
+    head, body = text[:at + 1], text[at + 1:]
+    parts = re.split(r"(?m)^(?=diff --git )", body)
+    out = []
+    for part in parts:
+        m = re.match(r"diff --git a/(\S+) ", part)
+        if m:
+            out.append((m.group(1), part))
+    return head, out
+
+
 def maintainers(work: Path, patch: Path) -> Mailed:
     """To: the maintainers, Cc: reviewers and lists, from the tree's get_maintainer.pl.
 
-    A tree without the script gets no addresses; a script that fails stops the run."""
+    A patch that changes code goes to those who look after that code; the
+    registry rows it drops add the documentation maintainers and list to Cc:,
+    not the translators of every translation, who get the patches that change
+    only documentation.  A tree without the script gets no addresses; a script
+    that fails stops the run."""
     script = work / "scripts" / "get_maintainer.pl"
     if not script.exists():
         return Mailed((), ())
+    head, diffs = split(patch.read_text(errors="replace"))
+    code = [d for path, d in diffs if not path.startswith(DOCS)]
+    docs = [d for path, d in diffs if path.startswith(DOCS) and not path.startswith(TRANSLATIONS)]
+    if not code:
+        return _asked(work, script, patch)
+    with tempfile.TemporaryDirectory(prefix="demagic-gm-") as tmp:
+        mine = Path(tmp) / "code.patch"
+        mine.write_text(head + "".join(code))
+        found = _asked(work, script, mine, patch.name)
+        if not docs:
+            return found
+        rows = Path(tmp) / "docs.patch"
+        rows.write_text(head + "".join(docs))
+        more = _asked(work, script, rows, patch.name)
+    cc = [w for w in found.cc + more.to + more.cc if w not in found.to]
+    return Mailed(found.to, tuple(dict.fromkeys(cc)))
+
+
+def _asked(work: Path, script: Path, patch: Path, name: str = "") -> Mailed:
+    """get_maintainer.pl's answer for one patch file (name: the patch it was cut from)."""
     # perl orders hash keys at random per process; get_maintainer.pl lists sections
     # that match equally well in that order: a fixed seed gives the same To: each run
     res = run(["perl", str(script), *gm_options(script), str(patch)], cwd=work, check=False,
               env=PERL_FIXED)
+    patch_name = name or patch.name
     if res.returncode != 0:
         why = (res.stderr or res.stdout).strip().splitlines()
-        raise DemagicError(f"scripts/get_maintainer.pl failed on {patch.name} "
+        raise DemagicError(f"scripts/get_maintainer.pl failed on {patch_name} "
                            f"(exit {res.returncode}): {why[0] if why else 'no message'}")
     to: List[str] = []
     cc: List[str] = []
@@ -102,6 +147,38 @@ def add_headers(patch: Path, mailed: Mailed, digest: str = "", number: int = 0) 
     patch.write_text(head + extra + sep + rest)
 
 
+NETDEV = "netdev@vger.kernel.org"
+
+
+def tree_tag(patch: Path, mailed: Mailed) -> str:
+    """The tree a patch names in its subject, as its list requires: net-next for a
+    change of code that goes to netdev ("" for any other)."""
+    _head, diffs = split(patch.read_text(errors="replace"))
+    code = any(not path.startswith(DOCS) for path, _d in diffs)
+    return "net-next" if code and NETDEV in mailed.to + mailed.cc else ""
+
+
+def tag_subject(patch: Path, tag: str) -> None:
+    """[PATCH 04/20] -> [PATCH net-next 04/20]."""
+    if not tag:
+        return
+    text = patch.read_text()
+    patch.write_text(re.sub(r"(?m)^Subject: \[PATCH ", f"Subject: [PATCH {tag} ", text, count=1))
+
+
+def add_notes(patch: Path, lines: Sequence[str]) -> None:
+    """Put lines under the --- of a format-patch file, before the diffstat: git am leaves
+    them out of the commit."""
+    if not lines:
+        return
+    text = patch.read_text()
+    at = text.find("\n---\n")
+    if at < 0:
+        raise DemagicError(f"{patch.name}: no --- line to put notes under")
+    at += len("\n---\n")
+    patch.write_text(text[:at] + "\n".join(lines) + "\n\n" + text[at:])
+
+
 def format_series(work: Path, base: str, dest: Path, who: Tuple[str, str],
                   base_commit: bool = False) -> List[Path]:
     """git format-patch base..HEAD into dest (cover letter first, from who); with
@@ -135,7 +212,8 @@ def tree_state(work: Path) -> Optional[str]:
 
 
 # what a kept result of each kind holds: To: and Cc:, and kernel.checkpatch.Finding records
-FORMS = {"get_maintainer": "to, cc", "checkpatch": "findings 1"}
+FORMS = {"get_maintainer": "to, cc; code and registry rows asked apart",
+         "checkpatch": "findings 1"}
 
 
 def _kept(kind: str, state: Optional[str], patches: Sequence[Path]) -> Dict[Path, str]:
