@@ -106,7 +106,7 @@ class MessageTest(unittest.TestCase):
     def test_the_tool_line_names_versions_and_the_rule_digest(self) -> None:
         text = write(candidate(write_only=True))
         self.assertIn("Coccinelle (spatch 1.1.1) and demagic 0.5's remove_magic.cocci "
-                      "(sha256 0123456789ab, in the cover letter)", text)
+                      "(sha256 0123456789ab, in demagic's cocci/ directory)", text)
         self.assertNotIn("cocci/remove_magic.cocci", text)
 
 

@@ -102,10 +102,10 @@ def made(f: Facts) -> str:
     used = [RULE_OF[v] for v in (Verdict.REMOVE, Verdict.FLAG)
             if any(e.verdict is v and e.macros for e in f.entries)]
     rules = and_list(f"{rule.name} (sha256 {tools.rules.get(rule.name, '?')})" for rule in used)
-    return flow(f"Made with Coccinelle ({tools.spatch}) and {tools.demagic}: its scan judged "
-                "each magic number from the evidence the patch's message gives, and "
-                + (f"its semantic patch{'es' if len(used) > 1 else ''} {rules}, in demagic's "
-                   "cocci/ directory, rewrote it; each message says how the rule was run."
+    return flow(f"Made with Coccinelle ({tools.spatch}) and {tools.demagic}. Its scan decided "
+                "each verdict from the evidence the patch's message gives; "
+                + (f"its semantic patch{'es' if len(used) > 1 else ''} {rules} (in demagic's "
+                   "cocci/ directory) made the changes, run as each message says."
                    if used else "no code was rewritten."))
 
 

@@ -351,7 +351,7 @@ def tool_sentence(target: Target, result: Result, rule: Path, tools: Tools) -> s
     again = (f" (again with magic={', '.join(target.macros[1:])})"
              if len(target.macros) > 1 else "")
     return (f"Made with Coccinelle ({tools.spatch}) and {tools.demagic}'s {rule.name} "
-            f"(sha256 {tools.rules.get(rule.name, '?')}, in the cover letter), "
+            f"(sha256 {tools.rules.get(rule.name, '?')}, in demagic's cocci/ directory), "
             f"run with {opts}{again}.")
 
 
