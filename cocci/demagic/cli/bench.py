@@ -90,8 +90,11 @@ def bench_tree(name: str, jobs: int, repeat: int, out: Path) -> List[str]:
 
         def spatch(label: str, parallel: bool = True) -> Callable[[], None]:
             runs[label] = out / f"{name}-{label}"
-            return lambda: series.build(None, out / f"{name}-{label}", [], None, jobs, None,
-                                        tree_name=name, parallel=parallel)
+
+            def run() -> None:
+                series.build(None, out / f"{name}-{label}", [], None, jobs, None,
+                             tree_name=name, parallel=parallel)
+            return run
 
         before = median_of(caches.using(caches.empty, spatch("sequential", False)), repeat)
         cold = median_of(caches.using(caches.empty, spatch("parallel")), repeat)

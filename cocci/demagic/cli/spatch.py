@@ -13,6 +13,7 @@ from demagic.kernel import tree as trees
 from demagic.series.build import build, check, check_out
 from demagic.series.commits import parse_identity
 from demagic.series.plan import SCOPES
+from demagic.series.split import Spatch, split
 
 def main(argv: Optional[Sequence[str]] = None) -> int:
     parser = argparse.ArgumentParser(prog="demagic spatch", description=__doc__)
@@ -27,13 +28,19 @@ def main(argv: Optional[Sequence[str]] = None) -> int:
     parser.add_argument("--subdir", help="limit to this subdirectory (M=)")
     parser.add_argument("--jobs", type=int, default=os.cpu_count() or 1)
     parser.add_argument("--identity", help="'Name <mail>' for Signed-off-by")
+    parser.add_argument("--split", action="store_true", help="one series per maintainer tree, "
+                        "each in OUT/<tree>/ with its own cover letter")
     args = parser.parse_args(argv)
     who = parse_identity(args.identity) if args.identity else None
     name = trees.check_tree_name(args.tree)
     check_out(args.kdir, args.out)
     with trees.opened(args.kdir, name, "make spatch"):
-        build(args.kdir, args.out, args.targets.split(), args.subdir, cap_jobs(args.jobs), who,
-              name, args.scope or "")
+        if args.split:
+            split(Spatch(args.kdir, tuple(args.targets.split()), args.subdir,
+                         cap_jobs(args.jobs), who, name, args.scope or ""), args.out)
+        else:
+            build(args.kdir, args.out, args.targets.split(), args.subdir, cap_jobs(args.jobs),
+                  who, name, args.scope or "")
     return 0
 
 

@@ -5,8 +5,9 @@ check that a committed series regenerates byte for byte."""
 from __future__ import annotations
 
 import shutil
+from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Optional, Sequence, Tuple
+from typing import List, Optional, Sequence, Tuple
 
 from demagic.core import paths
 from demagic.core.errors import DemagicError, UsageError
@@ -20,11 +21,25 @@ from demagic.scan import report as scanout
 from demagic.series import cover, mail as export, message, proof
 from demagic.series.commits import DATE, identity, rfc2822
 from demagic.series.plan import default_scope, plan
-from demagic.series.write import MANUAL, Summary, tool_versions, write_commits
+from demagic.series.write import MANUAL, Entry, Summary, tool_versions, write_commits
 
 REPO = REPO_ROOT
 # the reports beside a series (scan, verify, boot-test) that a new series keeps
 REPORTS = (".txt", ".md", ".json")
+
+
+@dataclass(frozen=True)
+class Written:
+    """A numbered patch of a written series, and the entry it was made from."""
+    path: Path
+    entry: Entry
+
+
+@dataclass
+class Built:
+    """What build() wrote: the series directory and its numbered patches, in order."""
+    dest: Path
+    patches: List[Written] = field(default_factory=list)
 
 
 def cover_facts(tree: trees.Tree, summary: Summary, scope: str, tools: message.Tools,
@@ -43,8 +58,11 @@ def _union(mailed: Sequence[export.Mailed]) -> export.Mailed:
 def build(kdir: Optional[Path], out: Optional[Path], targets: Sequence[str],
           subdir: Optional[str], jobs: int, who: Optional[Tuple[str, str]],
           tree_name: str = trees.DEFAULT_NAME, scope: str = "",
-          reports: Optional[Path] = None, parallel: bool = True) -> Path:
-    """The whole of make spatch; returns the series directory."""
+          reports: Optional[Path] = None, parallel: bool = True,
+          registry_last: bool = True) -> Built:
+    """The whole of make spatch; returns the series directory and its patches.  reports:
+    where the proofs are, and the series as the cover letter names it (default: out);
+    registry_last False: no patch deletes the registry (see write_commits)."""
     progress = Progress()
     tree = trees.pristine(kdir, progress, tree_name)
     signer = who or identity(fixed=tree.debian)
@@ -55,7 +73,8 @@ def build(kdir: Optional[Path], out: Optional[Path], targets: Sequence[str],
     tools = tool_versions()
     summary = write_commits(tree, work, chosen.cands, signer, jobs, subdir, progress,
                             discovered=not targets and not registry.entries(work)
-                            or chosen.scope == "all", tools=tools, parallel=parallel)
+                            or chosen.scope == "all", tools=tools, parallel=parallel,
+                            registry_last=registry_last)
     summary.review = chosen.review
     dest = (out or REPO / "generated-patches" / tree.name).resolve()
     if dest.exists() and not dest.is_dir():
@@ -71,7 +90,7 @@ def build(kdir: Optional[Path], out: Optional[Path], targets: Sequence[str],
     if not summary.entries:
         progress.step(f"no magic numbers left to retire in {tree.name}: the series is empty")
         swap_dir(tmp, dest, REPORTS)
-        return dest
+        return Built(dest)
     progress.step(f"format-patch, get_maintainer.pl and checkpatch.pl on "
                   f"{len(summary.entries)} patches")
     written = export.format_series(work, tree.base, tmp, signer,
@@ -100,7 +119,8 @@ def build(kdir: Optional[Path], out: Optional[Path], targets: Sequence[str],
         print(f"  checkpatch {line}")
     swap_dir(tmp, dest, REPORTS)
     progress.step(f"wrote {len(numbered)} patches and a cover letter to {dest}")
-    return dest
+    # one commit per entry, so one patch per entry, in order
+    return Built(dest, [Written(dest / p.name, e) for p, e in zip(numbered, summary.entries)])
 
 
 def shown(path: Path) -> str:

@@ -73,9 +73,7 @@ def maintainers(work: Path, patch: Path) -> Mailed:
     script = work / "scripts" / "get_maintainer.pl"
     if not script.exists():
         return Mailed((), ())
-    head, diffs = split(patch.read_text(errors="replace"))
-    code = [d for path, d in diffs if not path.startswith(DOCS)]
-    docs = [d for path, d in diffs if path.startswith(DOCS) and not path.startswith(TRANSLATIONS)]
+    head, code, docs = parts(patch)
     if not code:
         return _asked(work, script, patch)
     with tempfile.TemporaryDirectory(prefix="demagic-gm-") as tmp:
@@ -91,20 +89,35 @@ def maintainers(work: Path, patch: Path) -> Mailed:
     return Mailed(found.to, tuple(dict.fromkeys(cc)))
 
 
-def _asked(work: Path, script: Path, patch: Path, name: str = "") -> Mailed:
-    """get_maintainer.pl's answer for one patch file (name: the patch it was cut from)."""
+def parts(patch: Path) -> Tuple[str, List[str], List[str]]:
+    """A format-patch file as its head, its diffs of code, and its diffs of documentation
+    but for the translations."""
+    head, diffs = split(patch.read_text(errors="replace"))
+    code = [d for path, d in diffs if not path.startswith(DOCS)]
+    docs = [d for path, d in diffs if path.startswith(DOCS) and not path.startswith(TRANSLATIONS)]
+    return head, code, docs
+
+
+def ask(work: Path, script: Path, patch: Path, name: str = "",
+        extra: Sequence[str] = ()) -> str:
+    """What get_maintainer.pl prints for one patch file, with extra options (name: the
+    patch it was cut from); a script that fails stops the run."""
     # perl orders hash keys at random per process; get_maintainer.pl lists sections
     # that match equally well in that order: a fixed seed gives the same To: each run
-    res = run(["perl", str(script), *gm_options(script), str(patch)], cwd=work, check=False,
-              env=PERL_FIXED)
-    patch_name = name or patch.name
+    res = run(["perl", str(script), *gm_options(script), *extra, str(patch)], cwd=work,
+              check=False, env=PERL_FIXED)
     if res.returncode != 0:
         why = (res.stderr or res.stdout).strip().splitlines()
-        raise DemagicError(f"scripts/get_maintainer.pl failed on {patch_name} "
+        raise DemagicError(f"scripts/get_maintainer.pl failed on {name or patch.name} "
                            f"(exit {res.returncode}): {why[0] if why else 'no message'}")
+    return res.stdout
+
+
+def _asked(work: Path, script: Path, patch: Path, name: str = "") -> Mailed:
+    """get_maintainer.pl's answer for one patch file (name: the patch it was cut from)."""
     to: List[str] = []
     cc: List[str] = []
-    for line in res.stdout.splitlines():
+    for line in ask(work, script, patch, name).splitlines():
         m = re.match(r"^(.*?)\s*\((.*)\)\s*$", line)
         who, role = (m.group(1), m.group(2)) if m else (line.strip(), "")
         if not who or "@" not in who:

@@ -56,8 +56,9 @@ def _subject(prefix: str, entry: Entry, flag: str) -> str:
 def write_commits(tree: trees.Tree, work: Path, cands: List[Candidate], who: Tuple[str, str],
                   jobs: int, subdir: Optional[str], progress: Progress,
                   discovered: bool = False, tools: Optional[message.Tools] = None,
-                  parallel: bool = True) -> Summary:
-    """One commit per magic (or group), and the registry's removal last.
+                  parallel: bool = True, registry_last: bool = True) -> Summary:
+    """One commit per magic (or group), and the registry's removal last (registry_last
+    False: never; a series split per tree leaves it out, it depends on every one).
 
     A candidate the scan discovered (no registry, no TARGETS) whose uses the
     rules cannot all rewrite, or whose rewrite leaves a reference to what it
@@ -66,12 +67,14 @@ def write_commits(tree: trees.Tree, work: Path, cands: List[Candidate], who: Tup
     # the rewrites and leftover checks grep the work copy as the pristine tree's greps with
     # the files that differ now grepped again
     return _write_commits(tree, work, cands, who, jobs, subdir, progress, discovered,
-                          tools or tool_versions(), parallel, Grep(work, tree.base))
+                          tools or tool_versions(), parallel, Grep(work, tree.base),
+                          registry_last)
 
 
 def _write_commits(tree: trees.Tree, work: Path, cands: List[Candidate], who: Tuple[str, str],
                    jobs: int, subdir: Optional[str], progress: Progress, discovered: bool,
-                   tools: message.Tools, parallel: bool, grep: Grep) -> Summary:
+                   tools: message.Tools, parallel: bool, grep: Grep,
+                   registry_last: bool = True) -> Summary:
     summary = Summary()
     reg = registry.files(work)
     registered = registry.entries(work) if reg else []
@@ -141,7 +144,7 @@ def _write_commits(tree: trees.Tree, work: Path, cands: List[Candidate], who: Tu
         commit(work, entry.subject, body, who, paths, dates.next())
         entry.files, entry.removed, _ = numstat(work)
         summary.entries.append(entry)
-    if reg and summary.entries and not registry.entries(work):
+    if registry_last and reg and summary.entries and not registry.entries(work):
         paths = registry.remove_all(work)
         commit(work, "Documentation: remove magic-number.rst", message.removal_body(reg), who,
                paths, dates.next())
