@@ -180,8 +180,10 @@ def layout_cell(walk: Walk, index: int, when: str, results: Dict[Key, ObjectResu
     if not structs:
         return not_applicable("no struct loses a member")
     objs = walk.plans[index].all()
-    if objs and not any(results.get(k, ObjectResult(k[1], False)).ok for k in objs):
+    broken = [k for k in objs if not results.get(k, ObjectResult(k[1], False)).ok]
+    if objs and len(broken) == len(objs):
         return not_applicable("no object of the patch builds after it (see builds)")
+    unbuilt: List[str] = []
     added = set().union(*added_members(walk.patches[index]).values()) \
         if added_members(walk.patches[index]) else set()
     problems: List[str] = []
@@ -191,6 +193,9 @@ def layout_cell(walk: Walk, index: int, when: str, results: Dict[Key, ObjectResu
                       f"{a} {o}") for a, o in walk.plans[index].all()
                      if walk.shapes.get(("base", a, o, struct))
                      and walk.shapes.get((when, a, o, struct))), None)
+        if pair is None and broken:
+            unbuilt.append(struct)
+            continue
         if pair is None:
             problems.append(f"struct {struct}: no object of the patch describes it before "
                             "and after (not built, or not in its DWARF)")
@@ -208,6 +213,9 @@ def layout_cell(walk: Walk, index: int, when: str, results: Dict[Key, ObjectResu
                       for m in macros if m.value is not None and after.offset(m.member) == m.value]
     if problems:
         return failed(problems[0], problems + notes)
+    if unbuilt and not notes:
+        return not_applicable(f"struct {', '.join(unbuilt)}: the objects that describe it do "
+                              "not build after the patch (see builds)")
     return passed("; ".join(n for n in notes if "bytes" in n), notes)
 
 
@@ -283,7 +291,7 @@ def walk_series(walk: Walk, opts: Options, progress: Progress) -> None:
             row.cells["applies"] = not_applicable("an earlier patch did not apply")
             continue
         walk.removed[index] = removed_identifiers(patch, old_text(walk.wt))
-        docs_before = kerneldoc.warnings(walk.wt, patch.paths())
+        docs_before = kerneldoc.warnings(walk.wt, patch.paths(), walk.removed[index])
         res = run(["git", "-C", str(walk.wt), "am", "-q", str(patch.path.resolve())],
                   env=GIT_ENV, check=False)
         if res.returncode != 0:
@@ -294,7 +302,8 @@ def walk_series(walk: Walk, opts: Options, progress: Progress) -> None:
         row.cells["applies"] = passed("git am")
         row.cells["nothing-left"] = nothing_left_cell(walk.wt, walk.removed[index])
         row.cells["kernel-doc"] = kerneldoc.cell(patch.paths(), docs_before,
-                                                 kerneldoc.warnings(walk.wt, patch.paths()))
+                                                 kerneldoc.warnings(walk.wt, patch.paths(),
+                                                                    walk.removed[index]))
         if opts.fast:
             continue
         progress.step(f"{patch.name}: rebuilding what it changed")
