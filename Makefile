@@ -17,6 +17,7 @@ OUT     ?=#   where spatch writes the series (default: generated-patches/<tree n
 SERIES  ?= generated-patches/linux-6.1#   the series that verify and boot-test check
 IDENTITY ?=#  'Name <mail>' to sign the series with (default: git config; fixed for the default tree)
 REF     ?= ../shared/reference#   upstream patches to compare with (verify; absent = n.a.)
+PREREQ  ?=#   verify: patches (a file or a directory) applied before the series
 FLAVOUR ?= plain#   boot-test kernels: plain, or debug (KASAN, lockdep, debug objects)
 
 export V
@@ -75,9 +76,11 @@ help:
 	@echo '  FORMAT=json      - scan output as one JSON object per line'
 	@echo '  TARGETS="A B"    - Magic macros to retire (default: registry or scan verdicts)'
 	@echo '  OUT=dir          - Where spatch writes the series'
+	@echo '  SPLIT=1          - spatch: one series per maintainer tree, each in OUT/<tree>/ with a cover letter'
 	@echo "  IDENTITY='N <m>' - Signed-off-by of the series (default: git config; fixed for 6.1)"
 	@echo '  SERIES=dir       - Series for verify and boot-test (default: $(SERIES))'
 	@echo '  REF=dir          - Upstream patches verify compares with (default: $(REF))'
+	@echo '  PREREQ=path      - verify: patches applied before the series (a file or a directory)'
 	@echo '  FLAVOUR=debug    - boot-test kernels with KASAN, lockdep and debug objects (default: plain)'
 
 # The series for the tree: generated-patches/<tree>/ (or OUT=).
@@ -85,7 +88,7 @@ spatch:
 	$(Q)$(PY) -m demagic deps spatch
 	$(Q)$(PY) -m demagic spatch $(ARGS_KDIR) $(ARGS_M) --jobs $(J) $(if $(SCOPE),--scope $(SCOPE)) \
 		$(if $(OUT),--out $(OUT)) $(if $(TARGETS),--targets "$(TARGETS)") \
-		$(if $(IDENTITY),--identity "$(IDENTITY)")
+		$(if $(IDENTITY),--identity "$(IDENTITY)") $(if $(filter-out 0 no,$(SPLIT)),--split)
 
 scan:
 	$(Q)$(PY) -m demagic deps scan
@@ -94,7 +97,8 @@ scan:
 
 verify:
 	$(Q)$(PY) -m demagic deps verify
-	$(Q)$(PY) -m verify run $(ARGS_SRC) --series $(SERIES) --ref $(REF) --jobs $(J)
+	$(Q)$(PY) -m verify run $(ARGS_SRC) --series $(SERIES) --ref $(REF) --jobs $(J) \
+		$(if $(PREREQ),--prereq $(PREREQ))
 
 check-mail:
 	$(Q)$(PY) -m demagic deps check-mail
