@@ -15,7 +15,7 @@ import os
 import time
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import List, Optional, Sequence
+from typing import Dict, List, Optional, Sequence
 
 from demagic.scan import candidates, discover, evidence
 from demagic.scan.discover import Unparsed
@@ -63,7 +63,7 @@ def collect(root: Path, subdir: Optional[str] = None, macros: Optional[List[str]
     report = discover.run_rule(root, files, jobs, progress)
     found = candidates.build(texts, report.records, magic_files)
     if macros is not None:
-        by_name = {}
+        by_name: Dict[str, List[Candidate]] = {}
         for c in found.cands.values():
             by_name.setdefault(c.macro, []).append(c)
         for m in macros:

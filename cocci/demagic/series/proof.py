@@ -131,8 +131,8 @@ def testing(proof: Proof, series: str) -> str:
                 + flow(f"make verify SERIES={series} and make boot-test SERIES={series} "
                        "write verify.md and boot-test.md beside the series; the next make "
                        "spatch sums them up here."))
-    lines = [f"{head} (verify.md and boot-test.md beside the series have the details; each "
-             "patch says what concerns it under its ---):"]
+    lines = [flow(f"{head} (verify.md and boot-test.md beside the series have the details; "
+                  "each patch says what concerns it under its ---):")]
     if proof.verify is not None:
         lines += verify_lines(proof.verify)
     else:
@@ -237,16 +237,16 @@ def credit(proof: Proof) -> str:
     by = f" by {ref.author}" if ref.author else ""
     when = f" ({ref.date})" if ref.date else ""
     text = (f"Prior art: \"{ref.subject}\"{by}{when} removed many of these by hand. "
-            f"Patches {_numbers(same)} make the same code changes as their counterparts there"
-            if len(same) > 1 else
+            f"Patches {_numbers(same)} make the same changes to code as their counterparts "
+            "there" if len(same) > 1 else
             f"Prior art: \"{ref.subject}\"{by}{when}. Patch {_numbers(same)} makes the same "
-            "code change as its counterpart there" if same else
+            "change to code as its counterpart there" if same else
             f"Prior art: \"{ref.subject}\"{by}{when}")
     docs = [r for r in same if "Documentation" in r.cell("reference").reason]
     comments = [r for r in same if "trailing comment" in r.cell("reference").reason]
     if docs:
-        text += (f"; the registry rows {_numbers(docs)} drop differ, as the registry changed "
-                 "since")
+        text += (f"; {_numbers(docs)} differ{'s' if len(docs) == 1 else ''} in "
+                 "Documentation (verify.md lists how)")
     if comments:
         text += f"; {_numbers(comments)} differ{'s' if len(comments) == 1 else ''} in a " \
             "trailing comment only"

@@ -33,7 +33,7 @@ def never_defined(grep: Grep, symbols: Iterable[str], dirs: Sequence[str]) -> Se
 def gather(ctx: "Context", cands: Sequence["Candidate"]) -> None:
     """guard: the symbol whose #ifdef encloses every check, when nothing defines it."""
     texts = ctx.texts
-    guard_syms: Dict[str, Set[str]] = {}
+    guard_syms: Dict[int, Set[str]] = {}
     for c in cands:
         real = [s for s in c.checks if s.kind is not SiteKind.TRUTH]
         if not real:

@@ -14,7 +14,7 @@ outside an allocation), and the constant appears nowhere but in its
 from __future__ import annotations
 
 import re
-from typing import TYPE_CHECKING, List, Sequence, Set
+from typing import TYPE_CHECKING, Dict, List, Sequence, Set, Tuple
 
 from demagic.kernel.cparse import shortened
 from demagic.scan.evidence.callers import handed_in_owner
@@ -176,7 +176,7 @@ def gather(ctx: "Context", cands: Sequence[Candidate]) -> None:
     todo = [c for c in cands if c.sets and c.struct and not any(s.kind is not SiteKind.TRUTH for s in c.checks)
             and format_reason(c) is None]
     found = ctx.texts.grep.words([c.macro for c in todo], ["*.c", "*.h", "*.S"], options=["-n"])
-    mentions: dict = {}
+    mentions: Dict[str, List[Tuple[str, int, str]]] = {}
     for line in found.splitlines():
         parts = line.split(":", 2)
         if len(parts) == 3 and parts[1].isdigit():
@@ -199,13 +199,13 @@ def gather(ctx: "Context", cands: Sequence[Candidate]) -> None:
         if c.define:
             known.add((c.define.file, c.define.line))
         scope = {c.define.file} if c.local and c.define else None
-        for rel, line, text in mentions.get(c.macro, []):
-            if (rel, line) in known or (scope and rel not in scope):
+        for rel, at, text in mentions.get(c.macro, []):
+            if (rel, at) in known or (scope and rel not in scope):
                 continue
             if re.match(r"\s*#\s*(?:define|undef)\s", text):
                 continue
-            ev.other_mentions.append(Finding(Site(rel, line), text.strip()[:70]))
+            ev.other_mentions.append(Finding(Site(rel, at), text.strip()[:70]))
             if re.search(RAW_COMPARE_RX % (re.escape(c.macro), re.escape(c.macro)), text):
-                ev.raw_compares.append(Finding(Site(rel, line), text.strip()[:70]))
+                ev.raw_compares.append(Finding(Site(rel, at), text.strip()[:70]))
         if ev.raw_compares and ev.leading:
             ev.untyped = untyped_escapes(ctx.texts, files, {e for e in exprs if e})

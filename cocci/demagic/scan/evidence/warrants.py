@@ -158,7 +158,7 @@ class Warrants:
             return self._stores[key]
         rx = (rf"(?:->|\.)\s*{member}\s*=[^=]|\w*(?:assign|set)_{member}\w*\s*\(")
         found = self.grep.ere(rx, ["*.c", "*.h"], [where], ["-n"]).splitlines()
-        out: Optional[List[Site]] = []
+        out: List[Site] = []
         for hit in found:
             rel, line, text = hit.split(":", 2)
             if Path(rel).parent != Path(where) or not self.names_struct(rel):
@@ -170,10 +170,10 @@ class Warrants:
             if NULL_RX.match(value):
                 continue
             if not value or not self.typed(where_site, value):
-                out = None
-                break
+                self._stores[key] = None
+                return None
             out.append(where_site)
-        self._stores[key] = out if out else None
+        self._stores[key] = out or None
         return self._stores[key]
 
     def names_struct(self, rel: str) -> bool:
