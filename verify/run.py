@@ -21,7 +21,8 @@ from verify import basecache, checkpatch, kerneldoc, layout, reference
 from verify.targets import ARCHES, Target, by_name
 from verify.builddir import BuildDir, BuildError, ObjectResult, new_warnings, pahole, tools_missing
 from demagic.model.reports import objects_text, Cell, Row, VerifyReport, failed, not_applicable, passed
-from demagic.model.patches import Patch, Removed, added_members, removed_identifiers
+from demagic.model.patches import (Patch, Removed, added_members, removed_identifiers,
+                                   removed_in_series)
 from verify.plan import HEADER_USERS, ObjectPlan, plan, union
 
 FAST_NOTE = ("--fast: no build after each patch: bisect is n.a., builds and layout compare "
@@ -371,7 +372,7 @@ def verify(opts: Options, progress: Progress) -> VerifyReport:
     wt = worktree(tree)
     lift(wt, patches)
     walk = Walk(tree, wt, patches, base_key=tree.base + prerequisites(wt, opts.prereq))
-    walk.removed = [removed_identifiers(p, old_text(wt)) for p in patches]
+    walk.removed = removed_in_series(patches, old_text(wt))
     try:
         prepare(walk, opts, progress)
     except BuildError as exc:

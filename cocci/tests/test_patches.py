@@ -60,3 +60,43 @@ class PatchTest(unittest.TestCase):
 
 if __name__ == "__main__":
     unittest.main()
+
+
+HEADER = ("struct gate {\n\tu32 magic;\n\tint a;\n};\n\n"
+          "/**\n * struct periph - a periph\n * @magic: the magic\n * @b: b\n */\n"
+          "struct periph {\n\tu32 magic;\n\tint b;\n};\n")
+
+
+def diff(old: str, new: str, number: int) -> patch.Patch:
+    """The git diff of clk.h from old to new, as one patch of a series."""
+    import subprocess
+    import tempfile
+    with tempfile.TemporaryDirectory() as tmp:
+        a, b = Path(tmp) / "a", Path(tmp) / "b"
+        a.write_text(old)
+        b.write_text(new)
+        out = subprocess.run(["git", "diff", "--no-index", "--", str(a), str(b)],
+                             capture_output=True, text=True).stdout
+    out = out.replace(str(Path(tmp) / "a").lstrip("/"), "clk.h").replace(
+        str(Path(tmp) / "b").lstrip("/"), "clk.h")
+    return patch.parse_text(f"Subject: [PATCH {number}/2] x\n\n---\n{out}", Path(f"{number}.patch"),
+                            number)
+
+
+class SeriesTest(unittest.TestCase):
+    """A later patch's line numbers count in the file the earlier ones left."""
+
+    def setUp(self) -> None:
+        self.mid = HEADER.replace("\tu32 magic;\n\tint a;", "\tint a;")
+        self.end = self.mid.replace(" * @magic: the magic\n", "").replace(
+            "\tu32 magic;\n\tint b;", "\tint b;")
+        self.series = [diff(HEADER, self.mid, 1), diff(self.mid, self.end, 2)]
+
+    def test_hunks_applied_give_the_new_file(self) -> None:
+        self.assertEqual(patch.applied(HEADER, self.series[0].files[0]), self.mid)
+        self.assertEqual(patch.applied(self.mid, self.series[1].files[0]), self.end)
+
+    def test_each_patch_is_read_against_the_file_the_earlier_left(self) -> None:
+        removed = patch.removed_in_series(self.series, lambda _path: HEADER)
+        self.assertEqual([[str(r) for r in rs] for rs in removed],
+                         [["gate.magic"], ["periph.magic"]])

@@ -253,6 +253,46 @@ def _declared_names(lines: Sequence[Line], pattern: re.Pattern[str]) -> Set[str]
     return {m.group(1) for ln in lines for m in [pattern.match(ln.text)] if m}
 
 
+def applied(text: str, fdiff: FileDiff) -> str:
+    """text (the file before fdiff) with fdiff's hunks applied at their own line numbers."""
+    if fdiff.deleted:
+        return ""
+    lines = text.split("\n") if text else []
+    out: List[str] = []
+    pos = 0
+    for hunk in fdiff.hunks:
+        olds = any(b[:1] in (" ", "-") for b in hunk.body)
+        start = max(hunk.old_start - 1, 0) if olds else hunk.old_start
+        out += lines[pos:start]
+        pos = start
+        for b in hunk.body:
+            if b[:1] == " ":
+                out.append(lines[pos])
+                pos += 1
+            elif b[:1] == "-":
+                pos += 1
+            elif b[:1] == "+":
+                out.append(b[1:])
+    return "\n".join(out + lines[pos:])
+
+
+def removed_in_series(patches: Sequence[Patch], old_text: Callable[[str], str]
+                      ) -> List[List[Removed]]:
+    """removed_identifiers of each patch, each read against the files as the patches
+    before it left them (its hunks' line numbers count in those)."""
+    now: Dict[str, str] = {}
+
+    def text(path: str) -> str:
+        return now[path] if path in now else old_text(path)
+
+    out = []
+    for patch in patches:
+        out.append(removed_identifiers(patch, text))
+        for fdiff in patch.files:
+            now[fdiff.path] = applied("" if fdiff.created else text(fdiff.old_path), fdiff)
+    return out
+
+
 def removed_identifiers(patch: Patch, old_text: Callable[[str], str]) -> List[Removed]:
     """What the patch retires; old_text(path) gives a file before the patch.
 
