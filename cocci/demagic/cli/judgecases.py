@@ -129,6 +129,7 @@ MUTANTS: Sequence[Tuple[str, Any]] = (
     ("demagic.scan.evidence.guards.debug_option", ""),        # a field for a debug option
     ("demagic.scan.evidence.shapes._through_helper", None),   # a validity helper's callers
     ("demagic.scan.evidence.memory.untyped_escapes", []),     # raw compares may read it
+    ("demagic.scan.evidence.warrants.Warrants.set_by_operation", ""),  # tagged by an op
 )
 
 

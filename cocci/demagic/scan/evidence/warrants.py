@@ -132,8 +132,32 @@ class Warrants:
                                              if s.function))
             return (f"{src}, a struct {self.c.struct} embedded in the object it is taken from, "
                     "so its type is fixed where it is declared; the magic is stored in "
-                    f"{setters or 'its setter'}")
+                    f"{setters or 'its setter'}" + self.set_by_operation())
         return None
+
+    def set_by_operation(self) -> str:
+        """When the magic is stored only in operations of an ops table, or in functions
+        only they call (the object existing before), what the check also told: that one
+        of them had run on it."""
+        ops: List[Site] = []
+        for s in self.c.sets:
+            if not s.function:
+                return ""
+            if self.ops_table(s):
+                ops.append(s)
+                continue
+            callers = [Site(rel, line, function_name_at(self.texts, rel, line))
+                       for rel, line, _args in calls(self.texts, self.grep, s.function)]
+            if not callers or not all(self.ops_table(c) for c in callers):
+                return ""
+            ops += callers
+        if not ops:
+            return ""
+        named = and_list(dict.fromkeys(f"{o.function}()" for o in ops))
+        which = and_list(dict.fromkeys(f"{o.function}(), an operation of {self.ops_table(o)}"
+                                       for o in ops))
+        return (f"; that happens only in {which}: until {named} has run on the object, its "
+                "magic is not there, so the check also asserted that it had")
 
     def device_alloc(self, site: Site) -> str:
         """How the driver allocates its devices with the struct as their private area."""
