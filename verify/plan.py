@@ -7,9 +7,11 @@ import posixpath
 import re
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Callable, Dict, List, Sequence, Set, Tuple
+from typing import Callable, Dict, List, Optional, Sequence, Set, Tuple
 
+from demagic.core.errors import DemagicError
 from demagic.core.proc import run
+from demagic.kernel.grep import git_has_pcre
 from demagic.kernel.kbuild import enabled, object_of
 from verify.targets import Target, candidates
 from demagic.model.patches import Patch, Removed
@@ -34,13 +36,39 @@ class ObjectPlan:
         return [(arch, obj) for arch, objs in self.objects.items() for obj in objs]
 
 
-def includers(wt: Path, header: str, limit: int = INCLUDERS) -> List[str]:
+class Includes:
+    """Which files of a tree #include a header of a given file name: one git grep of every
+    #include line of the tree, made on the first question (a whole-tree grep takes
+    seconds; a series asks about many headers)."""
+
+    RX = r'^\s*#\s*include\s*[<"]([^>"]*/)?([^>"/]+)[>"]'
+
+    def __init__(self, wt: Path) -> None:
+        self.wt = wt
+        self._by_name: Optional[Dict[str, Set[str]]] = None
+
+    def of(self, name: str, suffixes: Tuple[str, ...]) -> List[str]:
+        """The files (with one of suffixes) with an #include line of a header called name."""
+        if self._by_name is None:
+            self._by_name = {}
+            kind = "-P" if git_has_pcre(self.wt) else "-E"     # the same here; -P ten times faster
+            res = run(["git", "-C", str(self.wt), "grep", "-o", kind, "--null", "-H",
+                       self.RX, "--", "*.c", "*.S", "*.h"], check=False)
+            if res.returncode not in (0, 1):
+                raise DemagicError(f"git grep of the #include lines failed: {res.stderr.strip()}")
+            line_rx = re.compile(self.RX)
+            for line in res.stdout.splitlines():
+                path, _, text = line.partition("\0")
+                m = line_rx.match(text)
+                if m:
+                    self._by_name.setdefault(m.group(2), set()).add(path)
+        return sorted(f for f in self._by_name.get(name, ()) if f.endswith(suffixes))
+
+
+def includers(wt: Path, header: str, index: Includes, limit: int = INCLUDERS) -> List[str]:
     """Up to limit C sources that #include header, nearest to it first."""
     base = header.split("/")[-1]
-    res = run(["git", "-C", str(wt), "grep", "-l", "-E",
-               rf"#\s*include\s*[<\"]([^>\"]*/)?{base.replace('.', '[.]')}[>\"]", "--", "*.c"],
-              check=False)
-    found = res.stdout.split()
+    found = index.of(base, (".c",))
     parts = header.split("/")
     include_path = "/".join(parts[parts.index("include") + 1:]) if "include" in parts else base
 
@@ -55,7 +83,7 @@ def includers(wt: Path, header: str, limit: int = INCLUDERS) -> List[str]:
     return [src for src in ranked if affinity(src)[0] < 3][:limit]
 
 
-def sources_of(wt: Path, patch: Patch) -> List[str]:
+def sources_of(wt: Path, patch: Patch, index: Includes) -> List[str]:
     """The C and assembly files the patch touches, or includers of its headers."""
     direct = [f.path for f in patch.files if object_of(f.path) and not f.deleted]
     if direct:
@@ -63,7 +91,7 @@ def sources_of(wt: Path, patch: Patch) -> List[str]:
     out: List[str] = []
     for fdiff in patch.files:
         if fdiff.path.endswith(".h") and not fdiff.deleted:
-            out += [s for s in includers(wt, fdiff.path) if s not in out]
+            out += [s for s in includers(wt, fdiff.path, index) if s not in out]
     return out
 
 
@@ -86,7 +114,7 @@ def includes(src: str, text: str, header: str) -> bool:
     return False
 
 
-def header_users(wt: Path, patch: Patch, names: Dict[str, Set[str]],
+def header_users(wt: Path, patch: Patch, names: Dict[str, Set[str]], index: Includes,
                  limit: int = HEADER_USERS) -> Tuple[List[str], List[str]]:
     """The C and assembly files the patch does not touch that include a header it
     changes (directly, or through one header) and name what it changed there (the
@@ -107,22 +135,20 @@ def header_users(wt: Path, patch: Patch, names: Dict[str, Set[str]],
         words = words | embedding((wt / header).read_text(errors="replace"), words)
         word_rx = re.compile(r"\b(?:" + "|".join(re.escape(w) for w in sorted(words)) + r")\b")
 
-        def including(target: str, globs: List[str]) -> List[str]:
-            base = target.rsplit("/", 1)[-1]
-            rx = rf'^\s*#\s*include\s*[<"]([^>"]*/)?{re.escape(base)}[>"]'
-            return [f for f in _grep(wt, rx, globs)
+        def including(target: str, suffixes: Tuple[str, ...]) -> List[str]:
+            return [f for f in index.of(target.rsplit("/", 1)[-1], suffixes)
                     if f != target and includes(f, (wt / f).read_text(errors="replace"), target)]
 
         def names_it(f: str) -> bool:
             return word_rx.search((wt / f).read_text(errors="replace")) is not None
 
-        direct = including(header, ["*.c", "*.S", "*.h"])
+        direct = including(header, (".c", ".S", ".h"))
         found = {f for f in direct if f.endswith((".c", ".S")) and f not in touched
                  and names_it(f)}
         # through a header that names them: its users that name them too, and its
         # assembly users, which expand its assembler macros
         for inner in (f for f in direct if f.endswith(".h") and names_it(f)):
-            found |= {f for f in including(inner, ["*.c", "*.S"]) if f not in touched
+            found |= {f for f in including(inner, (".c", ".S")) if f not in touched
                       and (f.endswith(".S") or names_it(f))}
         # a global header is near nothing: nearest then means near what the patch changes
         where = anchor if header.startswith("include/") and anchor else header
@@ -156,11 +182,6 @@ def embedding(text: str, names: Set[str]) -> Set[str]:
     return out
 
 
-def _grep(wt: Path, rx: str, globs: List[str]) -> List[str]:
-    res = run(["git", "-C", str(wt), "grep", "-l", "-E", rx, "--", *globs], check=False)
-    return res.stdout.split()
-
-
 def _distance(header: str, src: str) -> int:
     """How far src is from header: directories to climb from the header's to a common one."""
     a, b = header.split("/")[:-1], src.split("/")[:-1]
@@ -185,12 +206,13 @@ def changed_names(removed: Sequence[Removed]) -> Dict[str, Set[str]]:
 
 
 def plan(wt: Path, patch: Patch, config_of: Callable[[Target], Dict[str, str]],
-         removed: Sequence[Removed] = ()) -> ObjectPlan:
+         removed: Sequence[Removed] = (), index: Optional[Includes] = None) -> ObjectPlan:
     """Each source's object on the first candidate architecture whose .config builds it;
     the sources are what the patch touches and the nearest users of the headers it
     changes."""
-    users, notes = header_users(wt, patch, changed_names(removed))
-    direct = sources_of(wt, patch)
+    index = index or Includes(wt)
+    users, notes = header_users(wt, patch, changed_names(removed), index)
+    direct = sources_of(wt, patch, index)
     users = [u for u in users if u not in direct]
     result = ObjectPlan(sources=direct + users, header_notes=notes)
     for src in result.sources:

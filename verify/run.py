@@ -23,7 +23,7 @@ from verify.builddir import BuildDir, BuildError, ObjectResult, new_warnings, pa
 from demagic.model.reports import objects_text, Cell, Row, VerifyReport, failed, not_applicable, passed
 from demagic.model.patches import (Patch, Removed, added_members, removed_identifiers,
                                    removed_in_series)
-from verify.plan import HEADER_USERS, ObjectPlan, plan, union
+from verify.plan import HEADER_USERS, Includes, ObjectPlan, plan, union
 
 FAST_NOTE = ("--fast: no build after each patch: bisect is n.a., builds and layout compare "
              "the pristine tree with the whole series applied")
@@ -248,8 +248,9 @@ def prepare(walk: Walk, opts: Options, progress: Progress) -> None:
             progress.step(f"configuring {arch.name} ({arch.defconfig} + fragment)")
         return bdir.config
 
+    index = Includes(walk.wt)
     for patch, removed in zip(walk.patches, walk.removed):
-        walk.plans.append(plan(walk.wt, patch, config_of, removed))
+        walk.plans.append(plan(walk.wt, patch, config_of, removed, index))
     need = sorted({a for p in walk.plans for a in p.objects})
     missing = tools_missing([by_name(a) for a in need])
     if missing:

@@ -99,7 +99,7 @@ class Grep:
 
     def _pcre(self) -> bool:
         """The tree is searched with git grep, and that git has PCRE (-P)."""
-        return (self.root / ".git").exists() and _git_has_pcre(self.root)
+        return (self.root / ".git").exists() and git_has_pcre(self.root)
 
     def _pristine(self, base: str, options: Sequence[str], specs: Sequence[str]) -> str:
         root, frozen = self.root, self._frozen
@@ -249,6 +249,6 @@ def _splice(records: Records, changed: Sequence[str], fresh: Records) -> Records
 
 
 @functools.lru_cache(maxsize=None)
-def _git_has_pcre(root: Path) -> bool:
+def git_has_pcre(root: Path) -> bool:
     res = run(["git", "-C", str(root), "grep", "-q", "-P", "x", "--", "Makefile"], check=False)
     return res.returncode in (0, 1)
