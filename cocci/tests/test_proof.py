@@ -98,7 +98,7 @@ class Claims(unittest.TestCase):
                               "11 Nov 2022")
         report = verify_report()
         text = " ".join(proof.credit(proof.Proof(report, None, ref)).split())
-        self.assertIn("Patch 08 makes the same change to code as its counterpart there", text)
+        self.assertIn("Patch 08 makes the same change as its counterpart there", text)
         report.rows[0].cells["reference"] = failed("2 code differences vs 003-patch.patch")
         text = " ".join(proof.credit(proof.Proof(report, None, ref)).split())
         self.assertIn("08 change code differently", text)

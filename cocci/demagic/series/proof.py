@@ -237,10 +237,10 @@ def credit(proof: Proof) -> str:
     by = f" by {ref.author}" if ref.author else ""
     when = f" ({ref.date})" if ref.date else ""
     text = (f"Prior art: \"{ref.subject}\"{by}{when} removed many of these by hand. "
-            f"Patches {_numbers(same)} make the same changes to code as their counterparts "
+            f"Patches {_numbers(same)} make the same changes as their counterparts "
             "there" if len(same) > 1 else
             f"Prior art: \"{ref.subject}\"{by}{when}. Patch {_numbers(same)} makes the same "
-            "change to code as its counterpart there" if same else
+            "change as its counterpart there" if same else
             f"Prior art: \"{ref.subject}\"{by}{when}")
     docs = [r for r in same if "Documentation" in r.cell("reference").reason]
     comments = [r for r in same if "trailing comment" in r.cell("reference").reason]
