@@ -221,35 +221,39 @@ def boot_lines(report: BootReport) -> List[str]:
 
 
 def credit(proof: Proof) -> str:
-    """Which patches make the same code change as the reference series, and which differ."""
+    """Which patches make the same changes as the reference series, and where they differ."""
     if proof.verify is None or proof.reference is None:
         return ""
-    same, differ = [], []
-    for r in proof.verify.rows:
-        cell = r.cell("reference")
-        if cell.status is Status.PASS:
-            same.append(r)
-        elif cell.status is Status.FAIL:
-            differ.append(r)
+    same = [r for r in proof.verify.rows if r.cell("reference").status is Status.PASS]
+    differ = [r for r in proof.verify.rows if r.cell("reference").status is Status.FAIL]
     if not same and not differ:
         return ""
     ref = proof.reference
     by = f" by {ref.author}" if ref.author else ""
     when = f" ({ref.date})" if ref.date else ""
-    text = (f"Prior art: \"{ref.subject}\"{by}{when} removed many of these by hand. "
-            f"Patches {_numbers(same)} make the same changes as their counterparts "
-            "there" if len(same) > 1 else
-            f"Prior art: \"{ref.subject}\"{by}{when}. Patch {_numbers(same)} makes the same "
-            "change as its counterpart there" if same else
-            f"Prior art: \"{ref.subject}\"{by}{when}")
+    text = f"Prior art: \"{ref.subject}\"{by}{when} removed many of these by hand"
+    docs_only = [r for r in same if r.cell("builds").status is Status.NA]
+    code = [r for r in same if r not in docs_only]
     docs = [r for r in same if "Documentation" in r.cell("reference").reason]
     comments = [r for r in same if "trailing comment" in r.cell("reference").reason]
+    if code:
+        text += (f". {_plural(code, 'Patch', 'Patches')} {_numbers(code)} "
+                 f"{_plural(code, 'makes', 'make')} the same changes to code as "
+                 f"{_plural(code, 'its counterpart', 'their counterparts')} there")
+    if docs_only:
+        text += (f"{'; ' if code else '. '}{_numbers(docs_only)} "
+                 f"{_plural(docs_only, 'changes', 'change')} only Documentation, as "
+                 f"{_plural(docs_only, 'its counterpart does', 'their counterparts do')}")
     if docs:
-        text += (f"; {_numbers(docs)} differ{'s' if len(docs) == 1 else ''} in "
-                 "Documentation (verify.md lists how)")
+        text += (f"; the changes to Documentation of {_numbers(docs)} differ "
+                 "(verify.md lists how)")
     if comments:
-        text += f"; {_numbers(comments)} differ{'s' if len(comments) == 1 else ''} in a " \
-            "trailing comment only"
+        text += (f"; {_numbers(comments)} {_plural(comments, 'differs', 'differ')} in a "
+                 "trailing comment only")
     if differ:
         text += f"; {_numbers(differ)} change code differently (verify.md lists how)"
     return flow(text + ".")
+
+
+def _plural(rows: List[Row], one: str, many: str) -> str:
+    return one if len(rows) == 1 else many
