@@ -67,8 +67,10 @@ def _script(tree: Path, present: Sequence[str]) -> Set[Warning]:
     if not (tree / SCRIPT).is_file():
         raise DemagicError(f"the tree has no {SCRIPT}: cannot check kernel-doc")
     res = run(["perl", str(SCRIPT), "-none", *present], cwd=tree, check=False)
-    if res.returncode not in (0, 1) and not res.stderr.strip():
-        raise DemagicError(f"{SCRIPT} failed (exit {res.returncode}) on {', '.join(present)}")
+    if res.returncode != 0:         # -none without -Werror exits 0 whatever it warns of
+        why = res.stderr.strip().splitlines()
+        raise DemagicError(f"{SCRIPT} failed (exit {res.returncode}) on {', '.join(present)}: "
+                           f"{why[-1] if why else 'no message'}")
     out: Set[Warning] = set()
     for line in (res.stderr + res.stdout).splitlines():
         m = WARNING_RX.match(line.strip())

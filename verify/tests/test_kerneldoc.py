@@ -8,6 +8,7 @@ import tempfile
 import unittest
 from pathlib import Path
 
+from demagic.core.errors import DemagicError
 from demagic.model.patches import Removed
 from demagic.model.reports import Status
 from verify import kerneldoc
@@ -44,6 +45,18 @@ class Orphans(unittest.TestCase):
         self.assertEqual(len(kerneldoc.orphans(self.write(text), ["foo.h"], GONE)), 1)
         other = [Removed("field", "magic", "foo.h", "bar")]
         self.assertEqual(kerneldoc.orphans(self.write(header("")), ["foo.h"], other), set())
+
+
+class Script(unittest.TestCase):
+    def test_a_kernel_doc_that_dies_stops_the_check_by_name(self) -> None:
+        top = Path(tempfile.mkdtemp())
+        (top / "scripts").mkdir()
+        (top / "scripts" / "kernel-doc").write_text('print STDERR "a.h:1: warning: x\\n";'
+                                                    ' die "cannot parse a.h\\n";\n')
+        (top / "a.h").write_text("int a;\n")
+        with self.assertRaisesRegex(DemagicError, r"scripts/kernel-doc failed \(exit \d+\) on "
+                                                  r"a.h: cannot parse a.h"):
+            kerneldoc.warnings(top, ["a.h"])
 
 
 if __name__ == "__main__":
