@@ -139,23 +139,24 @@ class Warrants:
         """When the magic is stored only in operations of an ops table, or in functions
         only they call (the object existing before), what the check also told: that one
         of them had run on it."""
-        ops: List[Site] = []
+        ops: List[Tuple[Site, str]] = []      # each operation and the table that has it
         for s in self.c.sets:
             if not s.function:
                 return ""
-            if self.ops_table(s):
-                ops.append(s)
+            table = self.ops_table(s)
+            if table:
+                ops.append((s, table))
                 continue
             callers = [Site(rel, line, function_name_at(self.texts, rel, line))
                        for rel, line, _args in calls(self.texts, self.grep, s.function)]
-            if not callers or not all(self.ops_table(c) for c in callers):
+            tables = [self.ops_table(c) for c in callers]
+            if not callers or not all(tables):
                 return ""
-            ops += callers
+            ops += zip(callers, tables)
         if not ops:
             return ""
-        named = and_list(dict.fromkeys(f"{o.function}()" for o in ops))
-        which = and_list(dict.fromkeys(f"{o.function}(), an operation of {self.ops_table(o)}"
-                                       for o in ops))
+        named = and_list(dict.fromkeys(f"{o.function}()" for o, _t in ops))
+        which = and_list(dict.fromkeys(f"{o.function}(), an operation of {t}" for o, t in ops))
         return (f"; that happens only in {which}: until {named} has run on the object, its "
                 "magic is not there, so the check also asserted that it had")
 
