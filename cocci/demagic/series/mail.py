@@ -75,16 +75,11 @@ def maintainers(work: Path, patch: Path) -> Mailed:
         return Mailed((), ())
     head, code, docs = parts(patch)
     if not code:
-        return _asked(work, script, patch)
-    with tempfile.TemporaryDirectory(prefix="demagic-gm-") as tmp:
-        mine = Path(tmp) / "code.patch"
-        mine.write_text(head + "".join(code))
-        found = _asked(work, script, mine, patch.name)
-        if not docs:
-            return found
-        rows = Path(tmp) / "docs.patch"
-        rows.write_text(head + "".join(docs))
-        more = _asked(work, script, rows, patch.name)
+        return _addresses(ask(work, script, patch))
+    found = _addresses(ask_part(work, script, patch, head, code))
+    if not docs:
+        return found
+    more = _addresses(ask_part(work, script, patch, head, docs))
     cc = [w for w in found.cc + more.to + more.cc if w not in found.to]
     return Mailed(found.to, tuple(dict.fromkeys(cc)))
 
@@ -113,11 +108,20 @@ def ask(work: Path, script: Path, patch: Path, name: str = "",
     return res.stdout
 
 
-def _asked(work: Path, script: Path, patch: Path, name: str = "") -> Mailed:
-    """get_maintainer.pl's answer for one patch file (name: the patch it was cut from)."""
+def ask_part(work: Path, script: Path, patch: Path, head: str, diffs: Sequence[str],
+             extra: Sequence[str] = ()) -> str:
+    """ask() about part of patch: its head with only diffs (see parts())."""
+    with tempfile.TemporaryDirectory(prefix="demagic-gm-") as tmp:
+        part = Path(tmp) / "part.patch"
+        part.write_text(head + "".join(diffs))
+        return ask(work, script, part, patch.name, extra)
+
+
+def _addresses(answer: str) -> Mailed:
+    """get_maintainer.pl's answer as To: (maintainers) and Cc: (the others)."""
     to: List[str] = []
     cc: List[str] = []
-    for line in ask(work, script, patch, name).splitlines():
+    for line in answer.splitlines():
         m = re.match(r"^(.*?)\s*\((.*)\)\s*$", line)
         who, role = (m.group(1), m.group(2)) if m else (line.strip(), "")
         if not who or "@" not in who:

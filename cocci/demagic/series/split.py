@@ -14,7 +14,6 @@ from __future__ import annotations
 
 import re
 import shutil
-import tempfile
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -88,10 +87,7 @@ def tree_of(top: Path, patch: Path) -> str:
     head, code, _docs = export.parts(patch)
     if not code:
         return first_tree(export.ask(top, script, patch, extra=["--scm"]))
-    with tempfile.TemporaryDirectory(prefix="demagic-split-") as tmp:
-        mine = Path(tmp) / "code.patch"
-        mine.write_text(head + "".join(code))
-        return first_tree(export.ask(top, script, mine, patch.name, ["--scm"]))
+    return first_tree(export.ask_part(top, script, patch, head, code, ["--scm"]))
 
 
 def url_parts(url: str) -> List[str]:
