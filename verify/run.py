@@ -21,8 +21,7 @@ from verify import basecache, checkpatch, kerneldoc, layout, reference
 from verify.targets import ARCHES, Target, by_name
 from verify.builddir import BuildDir, BuildError, ObjectResult, new_warnings, pahole, tools_missing
 from demagic.model.reports import objects_text, Cell, Row, VerifyReport, failed, not_applicable, passed
-from demagic.model.patches import (Patch, Removed, added_members, removed_identifiers,
-                                   removed_in_series)
+from demagic.model.patches import Patch, Removed, added_members, removed_in_series
 from verify.plan import HEADER_USERS, Includes, ObjectPlan, plan, union
 
 FAST_NOTE = ("--fast: no build after each patch: bisect is n.a., builds and layout compare "
@@ -292,7 +291,6 @@ def walk_series(walk: Walk, opts: Options, progress: Progress) -> None:
         if not applied:
             row.cells["applies"] = not_applicable("an earlier patch did not apply")
             continue
-        walk.removed[index] = removed_identifiers(patch, old_text(walk.wt))
         docs_before = kerneldoc.warnings(walk.wt, patch.paths(), walk.removed[index])
         res = run(["git", "-C", str(walk.wt), "am", "-q", str(patch.path.resolve())],
                   env=GIT_ENV, check=False)
