@@ -127,6 +127,9 @@ MUTANTS: Sequence[Tuple[str, Any]] = (
     ("demagic.scan.evidence.exposure.dma_allocator", ""),     # a wrapper of dma_alloc_*()
     ("demagic.scan.evidence.exposure.user_mappings", []),     # pages mapped into user space
     ("demagic.scan.evidence.guards.debug_option", ""),        # a field for a debug option
+    ("demagic.scan.evidence.guards.switch", None),            # a dead switch that can go
+    ("demagic.scan.evidence.guards.touches_magic", True),     # a block not the magic's
+    ("demagic.scan.evidence.guards.call_alone", True),        # a no-op call that cannot go
     ("demagic.scan.evidence.shapes._through_helper", None),   # a validity helper's callers
     ("demagic.scan.evidence.memory.untyped_escapes", []),     # raw compares may read it
     ("demagic.scan.evidence.warrants.Warrants.set_by_operation", ""),  # tagged by an op

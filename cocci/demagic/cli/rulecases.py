@@ -6,6 +6,7 @@ whose first line says what to retire:
 
     /* demagic: remove FOO_MAGIC [BAR_MAGIC] struct=S member=F [header=H] */
     /* demagic: flag FOO_MAGIC struct=S member=F flag=busy */
+    /* demagic: remove FOO_MAGIC struct=S member=F switch=FOO_DEBUG noops=foo_check */
     /* demagic: find */
 
 and the expected result, compared byte for byte: NAME.res (and NAME.h.res),
@@ -63,7 +64,8 @@ def parse_case(c_file: Path) -> Case:
     opts = dict(w.split("=", 1) for w in words if "=" in w)
     verdict = Verdict.FLAG if m.group(1) == "flag" else Verdict.REMOVE
     target = Target(macros, opts["struct"], opts["member"], opts.get("header", c_file.name),
-                    verdict, opts.get("flag", "busy"))
+                    verdict, opts.get("flag", "busy"), switch=opts.get("switch", ""),
+                    noops=tuple(n for n in opts.get("noops", "").split(",") if n))
     return Case(c_file.stem, inputs, target)
 
 

@@ -14,7 +14,7 @@ from demagic.core.proc import CommandError, run
 from demagic.core.errors import DemagicError
 
 # One place for every package the project uses, by the target that needs it.
-BASE = ["coccinelle", "git", "perl", "python3", "xz-utils"]
+BASE = ["coccinelle", "git", "perl", "python3", "unifdef", "xz-utils"]
 KERNEL_BUILD = ["gcc", "make", "flex", "bison", "bc", "libelf-dev", "libssl-dev",
                 "cpio", "kmod", "dwarves"]
 PACKAGES: Dict[str, List[str]] = {

@@ -11,7 +11,9 @@ flag    a state flag: the field also holds 0/1 and is tested on normal paths
         (for truth, or named for the state it holds); it becomes a bool.
 remove  positive evidence that the field is a debug tag: every compare is a
         debug check (a mismatch only takes an error path, a match runs on),
-        or the field is written and never read.
+        or the field is written and never read, or it exists only under a
+        switch of the code's own that nothing in the tree turns on (dead code,
+        which goes with the switch).
 review  anything else: the evidence does not show either way.  A candidate
         with code spatch could not parse is never judged remove.
 
@@ -86,10 +88,10 @@ def review_notes(c: Candidate) -> List[str]:
         if ev.debug_option.startswith("CONFIG_"):
             out.append(f"the field exists only with {ev.debug_option} set: its checks are "
                        "what that debugging option is for")
-        else:
+        elif ev.switch_blockers:
             out.append(f"the field exists only when {ev.debug_option} is defined, which "
-                       "nothing in the tree does: a debugging switch to turn on by hand, "
-                       "and its checks are what it is for")
+                       f"nothing in the tree does, but {ev.debug_option} cannot go with it: "
+                       f"{_first(ev.switch_blockers)}")
     out += [f"foreign input: {f}" for f in ev.foreign_input]
     out += [f"handed out before it is tagged, so a check may also keep out a half-built "
             f"object: {f}" for f in ev.published_first]
@@ -110,6 +112,28 @@ def review_notes(c: Candidate) -> List[str]:
                        f"({ev.untyped[0] if ev.untyped else 'unknown'}): that compare may "
                        "read this field")
     return out
+
+
+def retired_switch(c: Candidate) -> bool:
+    """The field, its stores and its checks exist only under a switch of the code's own
+    that nothing in the tree turns on, and the switch can go with them (guards.py)."""
+    ev = c.evidence
+    return bool(ev.debug_option and not ev.debug_option.startswith("CONFIG_")
+                and ev.switch_code and not ev.switch_blockers)
+
+
+def switch_reason(c: Candidate) -> str:
+    """Why a field that only a dead switch compiles goes, with the switch."""
+    ev = c.evidence
+    off = f" (#undef at {sites_text(ev.switch_off)})" if ev.switch_off else ""
+    why = (f"dead code: {c.member} exists only when {ev.debug_option} is defined, and nothing "
+           f"in the tree defines it{off}; every block under it is the magic's "
+           f"({sites_text([f.site for f in ev.switch_code])})")
+    if ev.switch_noops:
+        names = ", ".join(f.what + "()" for f in ev.switch_noops)
+        why += (f"; without it {names} {'is a no-op' if len(ev.switch_noops) == 1 else 'are no-ops'}"
+                f", called at {sites_text(ev.switch_calls)}")
+    return why
 
 
 def remove_reason(c: Candidate) -> str:
@@ -150,6 +174,8 @@ def judge(c: Candidate) -> Tuple[Verdict, str, List[str]]:
             keep += "; write-only in the kernel"
         return Verdict.KEEP, keep, []
     ev = c.evidence
+    if retired_switch(c):
+        return Verdict.REMOVE, switch_reason(c), []
     if ev.discriminator or ev.device_data or ev.shared_slot or ev.test_code:
         return Verdict.KEEP, functional_reason(c) or "", []
     flag = flag_reason(c)

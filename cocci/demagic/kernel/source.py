@@ -9,7 +9,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Dict, Iterable, List, Optional, Sequence, Tuple
 
-from demagic.kernel.cparse import closing
+from demagic.kernel.cparse import blank_preprocessor, closing
 from demagic.kernel.grep import Grep
 from demagic.model.candidate import Site
 
@@ -182,7 +182,8 @@ def function_name_at(texts: Texts, rel: str, line: int) -> str:
     start, _end = function_body(texts, rel, line)
     if start < 0:
         return ""
-    head = texts.code(rel)[max(0, start - 400):start]
+    # a macro above the function (#define f(x) do {} while (0)) is no head of it
+    head = blank_preprocessor(texts.code(rel)[max(0, start - 400):start])
     m = list(re.finditer(r"\b(\w+)\s*\([^;{}]*\)\s*(?:__\w+\s*)*$", head))
     return m[-1].group(1) if m else ""
 
@@ -244,3 +245,18 @@ def guards_at(lines: Sequence[str], line: int) -> List[str]:
         elif what == "endif" and stack:
             stack.pop()
     return [s for frame in stack for s in frame]
+
+
+def call_alone(lines: Sequence[str], no: int, name: str) -> bool:
+    """The call of name at line no is a statement of its own, on its own line, after a
+    statement, a brace or a label: removing the line leaves valid code."""
+    text = re.sub(r"/\*.*?\*/|//.*", "", lines[no - 1]).strip()
+    m = re.fullmatch(rf"{re.escape(name)}\s*\((.*)\)\s*;", text)
+    if not m or m.group(1).count("(") != m.group(1).count(")"):
+        return False
+    for back in range(no - 1, 0, -1):
+        prev = re.sub(r"/\*.*?\*/|//.*", "", lines[back - 1]).strip()
+        if not prev or prev.startswith(("#", "*", "/*")) or prev.endswith("*/"):
+            continue
+        return prev.endswith((";", "{", "}", ":"))
+    return True

@@ -150,6 +150,14 @@ class Evidence:
     guard: str = ""
     debug_option: str = ""             # the field exists only with this debugging switch
                                        # (guards.py)
+    # A switch of the code's own that nothing turns on (guards.py): where it is #undef'd,
+    # the code that only it compiles, the no-op macros its #else branches leave, their
+    # calls, and what stands in the way of retiring it with the field.
+    switch_off: List[Site] = field(default_factory=list)
+    switch_code: List[Finding] = field(default_factory=list)
+    switch_noops: List[Finding] = field(default_factory=list)
+    switch_calls: List[Site] = field(default_factory=list)
+    switch_blockers: List[Finding] = field(default_factory=list)
     # A value code depends on: a keep (one module each).
     discriminator: List[Finding] = field(default_factory=list)   # discriminator.py
     device_data: List[Finding] = field(default_factory=list)     # provenance.py

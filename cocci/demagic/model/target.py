@@ -22,6 +22,8 @@ class Target:
     flag_comment: str = ""   # what the bool says, for its declaration
     keep_define: bool = False   # the constant is used elsewhere: only the field goes
     defined_in: str = ""        # the file of the constant's #define ("": the only one)
+    switch: str = ""            # a dead switch that goes with the field (#undef FOO_DEBUG)
+    noops: Tuple[str, ...] = ()  # the macros its #else leaves as no-ops: they go, with calls
 
     @property
     def name(self) -> str:

@@ -15,7 +15,7 @@ from typing import Dict, List, Mapping, Optional, Sequence, Tuple
 from demagic.core import rules
 from demagic.core.rules import rule_options
 from demagic.scan import discover
-from demagic.rewrite import offsets as layout, preproc
+from demagic.rewrite import offsets as layout, preproc, switchoff
 from demagic.core import memo
 from demagic.model.candidate import Verdict
 from demagic.model.target import Target
@@ -265,10 +265,17 @@ def apply(tree: Path, target: Target, jobs: int, subdir: Optional[str] = None,
             result.manual.append(f"also used outside M={subdir} ({', '.join(outside[:3])}): "
                                  "run without M=")
             return result
+    if target.switch:
+        files += [f for f in grep_files(grep, [target.switch, *target.noops]) if f not in files]
     setters, checkers = wrappers(tree, files, target.member)
     # Wrappers are only looked for, and removed, where the magic is used.
     result.wrappers = setters + checkers
     originals = {rel: (tree / rel).read_text(errors="replace") for rel in files}
+    if target.switch:
+        try:
+            switchoff.retire(tree, files, target.switch, target.noops)
+        except switchoff.NoopUseError as exc:
+            raise ResidueError(str(exc)) from exc
     rule = RULE_OF[target.verdict]
     for macro in target.macros:
         defines = {"magic": macro, "member": target.member, "sname": target.struct}
@@ -287,6 +294,8 @@ def apply(tree: Path, target: Target, jobs: int, subdir: Optional[str] = None,
     # a constant used elsewhere stays; what must be gone is its field (the series writer's
     # leftover check) and its wrappers
     dead = ([] if target.keep_define else list(target.macros)) + result.wrappers
+    if target.switch:
+        dead += [target.switch, *target.noops]
     plan = layout.offset_plan(grep, target, originals)
     users = [f for f in grep_files(grep, plan.dead_macros, glob="*.[chS]")
              if f != target.header] \

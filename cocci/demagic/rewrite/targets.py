@@ -6,6 +6,7 @@ from __future__ import annotations
 from typing import Dict, List, Sequence, Tuple
 
 from demagic.core.prose import and_list
+from demagic.judge.verdicts import retired_switch
 from demagic.model.candidate import Candidate, SiteKind, Verdict
 from demagic.model.target import Target
 
@@ -35,4 +36,6 @@ def target_of(macros: Tuple[str, ...], cands: Sequence[Candidate]) -> Target:
     return Target(macros, c.struct, c.field, c.header, c.verdict,
                   c.evidence.flag_name or c.field, flag_comment(c),
                   c.verdict is Verdict.REMOVE and any(m.evidence.other_mentions for m in cands),
-                  c.define.file if c.define else "")
+                  c.define.file if c.define else "",
+                  c.evidence.debug_option if retired_switch(c) else "",
+                  tuple(f.what for f in c.evidence.switch_noops) if retired_switch(c) else ())

@@ -17,7 +17,7 @@ from typing import Dict, List, Sequence
 from demagic.core.paths import COCCI
 from demagic.core.prose import and_list, flow
 from demagic.kernel.registry import Entry
-from demagic.model.candidate import Candidate, CheckShape, Role, SiteKind, Verdict
+from demagic.model.candidate import Candidate, CheckShape, Finding, Role, Site, SiteKind, Verdict
 from demagic.model.patches import Patch, Removed
 from demagic.core.proc import run
 from demagic.model.target import Target, group_name
@@ -32,6 +32,7 @@ class Tools:
     spatch: str          # "spatch 1.1.1"
     demagic: str         # "demagic 0.5"
     rules: Dict[str, str]   # rule file name -> first 12 hex digits of its sha256
+    unifdef: str = "unifdef"   # "unifdef 2.10", which retires a dead switch
 
 
 @dataclass(frozen=True)
@@ -405,6 +406,63 @@ def remove_body(target: Target, cands: Sequence[Candidate], result: Result,
     return "\n\n".join(flow(p) for p in paras)
 
 
+def _switch_part(f: Finding, sets: Sequence[Site]) -> str:
+    """A reader's name for one block under the switch: 'the field in struct key (a.h)',
+    'key_check() (b.h)', 'the store in key_alloc() (c.c)'."""
+    what, rel = f.what, f.site.file
+    if what.startswith("in struct "):
+        return f"the field {what} ({rel})"
+    if what.startswith("defines "):
+        return f"{what[len('defines '):]} ({rel})"
+    if what.startswith("in ") and what.endswith("()"):
+        fn = what[3:-2]
+        stores = any(s.file == rel and s.function == fn for s in sets)
+        return f"{'the store' if stores else 'the code'} {what} ({rel})"
+    return f"{what} ({rel})"
+
+
+def switch_body(target: Target, cands: Sequence[Candidate], change: Change,
+                tools: Tools) -> str:
+    """A field that only a dead switch of the code's own compiles: the switch goes too."""
+    c = cands[0]
+    ev = c.evidence
+    sym = target.switch
+    paras = [_intro(target, cands)]
+    off = (f": {and_list(sorted({s.file for s in ev.switch_off}))} #undefs it"
+           if ev.switch_off else "")
+    sets = [s for m in cands for s in m.sets]
+    parts = [_switch_part(f, sets) for f in ev.switch_code]
+    paras.append(f"The field exists only with {sym} defined, and nothing in the tree defines "
+                 f"it{off}. Everything under {sym} is about the magic: {and_list(parts)}. "
+                 "None of it is compiled.")
+    calls = ev.switch_calls
+    for n in ev.switch_noops:
+        mine = [s for s in calls] if len(ev.switch_noops) == 1 else []
+        where = and_list(sorted({s.file for s in mine}))
+        paras.append(f"Without {sym}, {n.what}() is an empty macro"
+                     + (f": its {len(mine)} call{'s' if len(mine) > 1 else ''}, in {where}, "
+                        f"do{'es' if len(mine) == 1 else ''} nothing." if mine else "."))
+    what = []
+    if ev.switch_off:
+        what.append("its #undef")
+    what.append(f"the code under #ifdef {sym}")
+    noops = [n.what + "()" for n in ev.switch_noops]
+    if noops:
+        what.append(f"{and_list(noops)} with {'its' if len(noops) == 1 else 'their'} calls")
+    n = comment_blocks(change.patch)
+    if n:
+        what.append("the comment that headed that code" if n == 1 else
+                    f"the {n} comments that headed that code")
+    paras.append(f"Remove {sym} with the field: {and_list(what)}.")
+    mine = (["the #undef"] if ev.switch_off else []) + \
+        [f"{x} with {'its' if len(noops) == 1 else 'their'} calls" for x in [and_list(noops)]
+         if noops]
+    paras.append(f"Made with {tools.unifdef} (unifdef -U{sym}), which removed the code under "
+                 f"#ifdef {sym}, and {tools.demagic}, which removed {and_list(mine)}."
+                 if mine else f"Made with {tools.unifdef} (unifdef -U{sym}).")
+    return "\n\n".join(flow(p) for p in paras)
+
+
 def flag_body(target: Target, cands: Sequence[Candidate], result: Result, change: Change,
               tools: Tools, rule: Path) -> str:
     c = cands[0]
@@ -457,6 +515,8 @@ def body(target: Target, cands: Sequence[Candidate], result: Result, change: Cha
     """The commit message body for a removal or a flag conversion."""
     if target.verdict is Verdict.FLAG:
         return flag_body(target, cands, result, change, tools, rule)
+    if target.switch:
+        return switch_body(target, cands, change, tools)
     return remove_body(target, cands, result, change, tools, rule)
 
 

@@ -172,7 +172,11 @@ def tool_versions() -> message.Tools:
     m = re.search(r"version (\S+)", first)
     rules = {r.name: hashlib.sha256(r.read_bytes()).hexdigest()[:12]
              for r in rewrite.RULE_OF.values()}
-    return message.Tools(f"spatch {m.group(1) if m else first}", f"demagic {VERSION}", rules)
+    version = run(["unifdef", "-V"])
+    unifdef = version.stdout + version.stderr       # unifdef prints its version on stderr
+    v = re.search(r"unifdef-(\S+)", unifdef)
+    return message.Tools(f"spatch {m.group(1) if m else first}", f"demagic {VERSION}", rules,
+                         f"unifdef {v.group(1) if v else unifdef.strip()}")
 
 
 MANUAL = "needs a manual fix"
@@ -199,7 +203,8 @@ def rewrite_all(work: Path, targets: Sequence[Optional[Target]], jobs: int,
     rewrite would leave it.  A target that shares a file with another gets None: the
     commit loop rewrites it in its turn, after the commit of the one before."""
     files = [sorted(set(rewrite.mentioning(work, pool, t.macros))
-                    | ({t.header} if t.header and (work / t.header).exists() else set()))
+                    | ({t.header} if t.header and (work / t.header).exists() else set())
+                    | set(rewrite.grep_files(grep, [t.switch, *t.noops]) if t.switch else []))
              if t is not None else [] for t in targets]
     users: Dict[str, int] = {}
     for fs in files:

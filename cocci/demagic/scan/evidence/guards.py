@@ -1,16 +1,17 @@
 # SPDX-License-Identifier: GPL-2.0
 """Whether the checks are compiled at all: an #ifdef that nothing in the tree defines; and
-whether the field itself exists only for a debugging option (CONFIG_*DEBUG*)."""
+whether the field itself exists only for a debugging option (CONFIG_*DEBUG*), or for a
+switch of the code's own that nothing turns on, which can go with it (switch())."""
 
 from __future__ import annotations
 
 import re
 from pathlib import Path
-from typing import TYPE_CHECKING, Dict, Iterable, Sequence, Set
+from typing import TYPE_CHECKING, Dict, Iterable, List, Sequence, Set, Tuple
 
 from demagic.kernel.grep import Grep
-from demagic.kernel.source import guards_at
-from demagic.model.candidate import Candidate, SiteKind
+from demagic.kernel.source import call_alone, function_name_at, guards_at
+from demagic.model.candidate import Candidate, Finding, Site, SiteKind
 
 if TYPE_CHECKING:
     from demagic.scan.evidence import Context
@@ -51,6 +52,8 @@ def gather(ctx: "Context", cands: Sequence["Candidate"]) -> None:
         if g:
             c.evidence.guard = g[0]
         c.evidence.debug_option = debug_option(ctx, c)
+        if c.evidence.debug_option and not c.evidence.debug_option.startswith("CONFIG_"):
+            switch(ctx, c, c.evidence.debug_option)
 
 
 DEBUG_OPTION_RX = re.compile(r"^CONFIG_\w*DEBUG\w*$")
@@ -78,3 +81,138 @@ def debug_option(ctx: "Context", c: "Candidate") -> str:
         if depth <= 0 and "}" in text:
             break
     return ""
+
+
+COND = re.compile(r"^\s*#\s*(if|ifdef|ifndef|elif|else|endif)\b")
+NOOP_BODY = re.compile(r"^(?:do\s*\{\s*\}\s*while\s*\(\s*0\s*\)|\(\s*\(\s*void\s*\)\s*0\s*\)|)$")
+MACRO_DEF = re.compile(r"^\s*#\s*define\s+(\w+)(\([^)]*\))?\s*(.*?)\s*$")
+FUNC_DEF = re.compile(r"^[A-Za-z_][\w\s\*]*?\b(\w+)\s*\([^;]*$")
+
+
+def branches(lines: Sequence[str], open_no: int) -> Tuple[int, int, bool]:
+    """(#else line or 0, #endif line, whether an #elif splits it) of the conditional
+    opened at open_no (1-based lines)."""
+    depth, mid, elif_ = 0, 0, False
+    for no in range(open_no + 1, len(lines) + 1):
+        m = COND.match(lines[no - 1])
+        if not m:
+            continue
+        what = m.group(1)
+        if what in ("if", "ifdef", "ifndef"):
+            depth += 1
+        elif what == "endif":
+            if depth == 0:
+                return mid, no, elif_
+            depth -= 1
+        elif depth == 0 and not mid:
+            mid, elif_ = no, what == "elif"
+    return mid, len(lines), elif_
+
+
+def _logical(lines: Sequence[str], no: int) -> str:
+    """The logical line at no, backslash continuations joined."""
+    out = []
+    while no <= len(lines):
+        text = lines[no - 1].rstrip()
+        out.append(text.rstrip("\\"))
+        if not text.endswith("\\"):
+            break
+        no += 1
+    return " ".join(out)
+
+
+def _what(lines: Sequence[str], ctx: "Context", rel: str, open_no: int, end: int) -> str:
+    """A reader's name for the code between open_no and end: the functions it defines,
+    else the function it sits in, else its first line."""
+    defs = []
+    for no in range(open_no + 1, end):
+        m = FUNC_DEF.match(lines[no - 1])
+        if m and not lines[no - 1].rstrip().endswith(";"):
+            defs.append(m.group(1) + "()")
+    if defs:
+        return "defines " + ", ".join(dict.fromkeys(defs))
+    inside = function_name_at(ctx.texts, rel, open_no)
+    if inside:
+        return f"in {inside}()"
+    first = next((lines[no - 1].strip() for no in range(open_no + 1, end)
+                  if lines[no - 1].strip()), "")
+    return first
+
+
+def touches_magic(code: str, c: "Candidate") -> bool:
+    """code names the constant, reads or writes the field, or declares it."""
+    return bool(re.search(rf"\b{re.escape(c.macro)}\b|(?:->|\.)\s*{re.escape(c.field)}\b"
+                          rf"|\b{re.escape(c.field)}\s*(?:\[[^\]]*\]\s*)?;", code))
+
+
+def switch(ctx: "Context", c: "Candidate", sym: str) -> None:
+    """A switch of the code's own (#undef KEY_DEBUGGING) under which the field exists: it
+    goes with the field when nothing in the tree defines or names it other than as
+    #ifdef sym / #undef sym, every block it compiles is about the magic, and each macro
+    its #else branches leave as a no-op is called only as a statement of its own."""
+    ev = c.evidence
+    grep = ctx.texts.grep
+    blockers: List[Finding] = []
+    regions: List[Tuple[str, int, int, int]] = []      # file, open, else, endif
+    for hit in grep.tree(["-n", "-w", "-e", sym], ["*"]).splitlines():
+        rel, _, rest = hit.partition(":")
+        no_text, _, text = rest.partition(":")
+        if not no_text.isdigit():
+            continue
+        site = Site(rel, int(no_text))
+        if not rel.endswith((".c", ".h")):
+            blockers.append(Finding(site, f"{rel} names {sym}"))
+        elif "/uapi/" in f"/{rel}":
+            blockers.append(Finding(site, f"user-space ABI header {rel} tests {sym}"))
+        elif re.match(rf"^\s*#\s*undef\s+{sym}\s*(?:/\*.*\*/)?\s*$", text):
+            ev.switch_off.append(site)
+        elif re.match(rf"^\s*#\s*(?:ifdef\s+{sym}|if\s+defined\s*\(\s*{sym}\s*\))"
+                      r"\s*(?:/\*.*\*/)?\s*$", text):
+            lines = ctx.texts.lines(rel)
+            mid, end, split = branches(lines, site.line)
+            if split:
+                blockers.append(Finding(site, f"#elif after #ifdef {sym}"))
+            regions.append((rel, site.line, mid, end))
+        elif re.match(r"^\s*#\s*(?:else|endif)\b", text):
+            continue            # the symbol in a comment after #else or #endif
+        else:
+            blockers.append(Finding(site, text.strip()))
+    noops: Dict[str, Site] = {}
+    inside: Dict[str, List[Tuple[int, int]]] = {}
+    for rel, open_no, mid, end in regions:
+        lines = ctx.texts.lines(rel)
+        inside.setdefault(rel, []).append((open_no, mid or end))
+        dead = "\n".join(lines[open_no:(mid or end) - 1])
+        site = Site(rel, open_no)
+        if not touches_magic(dead, c):
+            blockers.append(Finding(site, f"#ifdef {sym} also compiles code that is not the "
+                                          f"magic's ({_what(lines, ctx, rel, open_no, mid or end)})"))
+            continue
+        decl = re.search(rf"^\s*[\w\s\*]+\b{re.escape(c.field)}\s*(?:\[[^\]]*\]\s*)?;", dead,
+                         re.M)
+        what = (f"in struct {c.struct}" if decl and rel == c.header and c.struct
+                else _what(lines, ctx, rel, open_no, mid or end))
+        ev.switch_code.append(Finding(site, what))
+        for no in range(mid + 1, end) if mid else ():
+            m = MACRO_DEF.match(_logical(lines, no))
+            if m and m.group(2) is not None and NOOP_BODY.match(m.group(3)):
+                noops.setdefault(m.group(1), Site(rel, no))
+    ev.switch_noops = [Finding(s, name) for name, s in noops.items()]
+    for name, def_site in noops.items():
+        for hit in grep.tree(["-n", "-w", "-e", name], ["*.[ch]"]).splitlines():
+            rel, _, rest = hit.partition(":")
+            no_text, _, text = rest.partition(":")
+            if not no_text.isdigit():
+                continue
+            no = int(no_text)
+            if (rel, no) == (def_site.file, def_site.line) or any(
+                    a < no < b for a, b in inside.get(rel, [])):
+                continue
+            if call_alone(ctx.texts.lines(rel), no, name):
+                ev.switch_calls.append(Site(rel, no, function_name_at(ctx.texts, rel, no)))
+            else:
+                blockers.append(Finding(Site(rel, no), f"{name} is used where its call cannot "
+                                                        f"simply go: {text.strip()}"))
+    if not regions:
+        blockers.append(Finding(Site("", 0), f"no #ifdef {sym} block the scan can read"))
+    ev.switch_blockers = blockers

@@ -15,6 +15,15 @@ struct tallow_mold {
 	unsigned int filled;
 };
 
+#ifdef TALLOW_DEBUGGING
+static void tallow_mold_check(struct tallow_mold *m)
+{
+	BUG_ON(m->magic != TALLOW_MOLD_MAGIC);
+}
+#else
+#define tallow_mold_check(m) do {} while (0)
+#endif
+
 struct tallow_mold *tallow_mold_new(unsigned int cavities)
 {
 	struct tallow_mold *m = kzalloc(sizeof(*m), GFP_KERNEL);
@@ -30,17 +39,13 @@ struct tallow_mold *tallow_mold_new(unsigned int cavities)
 
 void tallow_mold_pour(struct tallow_mold *m)
 {
-#ifdef TALLOW_DEBUGGING
-	BUG_ON(m->magic != TALLOW_MOLD_MAGIC);
-#endif
+	tallow_mold_check(m);
 	if (m->filled < m->cavities)
 		m->filled++;
 }
 
 void tallow_mold_free(struct tallow_mold *m)
 {
-#ifdef TALLOW_DEBUGGING
-	BUG_ON(m->magic != TALLOW_MOLD_MAGIC);
-#endif
+	tallow_mold_check(m);
 	kfree(m);
 }
