@@ -130,6 +130,8 @@ MUTANTS: Sequence[Tuple[str, Any]] = (
     ("demagic.scan.evidence.guards.switch", None),            # a dead switch that can go
     ("demagic.scan.evidence.guards.touches_magic", True),     # a block not the magic's
     ("demagic.scan.evidence.guards.call_alone", True),        # a no-op call that cannot go
+    ("demagic.scan.evidence.reads.pasted_reads", []),         # p->_name##_magic
+    ("demagic.scan.evidence.warrants.Warrants.in_place", True),  # p->ops->magic: no member
     ("demagic.scan.evidence.shapes._through_helper", None),   # a validity helper's callers
     ("demagic.scan.evidence.memory.untyped_escapes", []),     # raw compares may read it
     ("demagic.scan.evidence.warrants.Warrants.set_by_operation", ""),  # tagged by an op

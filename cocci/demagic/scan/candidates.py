@@ -99,7 +99,9 @@ def build(texts: Texts, records: Sequence[Record], files: Sequence[str]) -> Foun
             else:
                 c.checks.append(r.site(_check_kind(r, kinds)))
                 out.cols[(r.file, r.line, const)] = r.col
-            out.bases.setdefault(key, []).append((r.site(), r.expr, types.get(r.key, "")))
+            # a designated initialiser's record carries the initialised object's type
+            typ = types.get(r.key, "") or r.type
+            out.bases.setdefault(key, []).append((r.site(), r.expr, typ))
     _place(texts, out)
     return out
 

@@ -38,6 +38,8 @@ ALLOC_CALL_RX = re.compile(r"\b(?:k[mzc]?alloc\w*|kv[mz]alloc\w*|\w*kmem_cache_c
 
 def where_written(texts: Texts, site: Site, expr: str, member: str) -> Finding:
     """What memory the set at site writes into, as a finding: owned or not."""
+    if site.kind is SiteKind.INIT:
+        return initialised(texts, site)
     expr = re.sub(r"\s*(->|\.)\s*", r"\1", (expr or "").strip())
     if re.search(r"(?:->|\.)\w+$", expr):
         line = texts.lines(site.file)[site.line - 1] if site.line <= len(texts.lines(site.file)) \
@@ -70,6 +72,22 @@ def where_written(texts: Texts, site: Site, expr: str, member: str) -> Finding:
         return Finding(site, f"shared: {expr} = {shortened(src)}, laid over memory it does "
                              "not allocate")
     return Finding(site, f"unknown: {expr} = {shortened(src)}")
+
+
+def initialised(texts: Texts, site: Site) -> Finding:
+    """The object a designated initialiser (.magic = FOO_MAGIC) fills: site.function names
+    it.  One declared at file scope is a static object of the code's own; one declared
+    in a function, a local variable."""
+    obj = site.function
+    code = texts.code(site.file)
+    m = re.search(rf"^([ \t]*)[^;{{}}()\n]*\b{re.escape(obj)}\s*(?:\[[^\]]*\]\s*)*=\s*\{{", code,
+                  re.M) if re.fullmatch(r"\w+", obj or "") else None
+    if m is None:
+        return Finding(site, f"unknown: the object that the initialiser at line {site.line} "
+                             "fills")
+    if m.group(1):
+        return Finding(site, f"owned: {obj}, a local variable")
+    return Finding(site, f"owned: {obj}, a static object of the code's own")
 
 
 def own_allocator(texts: Texts, rel: str, call: str, depth: int = 3) -> str:
@@ -189,7 +207,8 @@ def gather(ctx: "Context", cands: Sequence[Candidate]) -> None:
         for site, expr, _typ in ctx.bases(c):
             if any(site.file == s.file and site.line == s.line for s in c.sets):
                 ev.written_into.append(where_written(ctx.texts, site, expr, c.field))
-                exprs.add(re.sub(r"\s*(->|\.)\s*", r"\1", expr.strip()))
+                exprs.add(re.sub(r"\s*(->|\.)\s*", r"\1", expr.strip())
+                          if site.kind is not SiteKind.INIT else site.function)
         dirs = sorted({s.file.rsplit("/", 1)[0] for s in c.sets})
         near = ctx.texts.grep.words([c.struct] + [e.split(">")[-1].split(".")[-1] for e in exprs],
                           ["*.c", "*.h"], dirs, options=["-l"]).split()

@@ -124,3 +124,27 @@ def gather(ctx: "Context", cands: Sequence[Candidate]) -> None:
                 call = enclosing_call(texts.code(rel), texts.offset(rel, line, m.start()))
                 how = "printed" if call and log_call(call) else "read"
                 c.evidence.field_reads.append(Finding(Site(rel, line), f"{how}: {text[:70]}"))
+        if c.evidence.write_only and not c.evidence.field_reads:
+            c.evidence.field_reads += pasted_reads(texts, sorted(where | {c.header}), c.field)
+
+
+# p->_name##_magic: a member whose name a macro pastes together.
+PASTE_RX = re.compile(r"(?:->|\.)\s*(\w*)\s*##\s*(\w*)")
+
+
+def pasted_reads(texts: Texts, files: Sequence[str], field: str) -> List[Finding]:
+    """Reads of field through a name a macro pastes (csr_map->_name##_magic, where field is
+    pr_magic): the grep for the field's name cannot see them."""
+    out = []
+    for rel in files:
+        code = texts.code(rel)
+        if "##" not in code:
+            continue
+        for m in PASTE_RX.finditer(code):
+            head, tail = m.group(1), m.group(2)
+            if (tail and field.endswith(tail) and field != tail) or \
+                    (head and not tail and field.startswith(head)):
+                line = code.count("\n", 0, m.start()) + 1
+                text = texts.lines(rel)[line - 1].rstrip().rstrip("\\").strip()
+                out.append(Finding(Site(rel, line), f"read through a pasted name: {text[:70]}"))
+    return out

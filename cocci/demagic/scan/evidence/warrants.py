@@ -64,7 +64,8 @@ class Warrants:
     def of(self, site: Site, expr: str, depth: int = DEPTH, typ: str = "") -> Optional[str]:
         """The warrant for expr at site (of C type typ, when known), as a phrase, or None."""
         expr = re.sub(r"\s*(->|\.)\s*", r"\1", " ".join(expr.split()))
-        if typ and "*" not in typ and re.search(r"(?:->|\.)\w+$", expr):
+        if typ and "*" not in typ and re.search(r"(?:->|\.)\w+$", expr) \
+                and self.in_place(site, expr):
             return self.embedded(site, "&" + expr)      # bc->hdrv.magic: a member, in place
         src = source_of(self.texts, site, expr) if re.fullmatch(r"\w+", expr) else expr
         src = re.sub(r"\s*(->|\.)\s*", r"\1", src)
@@ -122,6 +123,14 @@ class Warrants:
             found.append(w)
         unique = list(dict.fromkeys(found))
         return unique[0] if len(unique) == 1 else None
+
+    def in_place(self, site: Site, expr: str) -> bool:
+        """The field is reached as expr.field at site (bc->hdrv.magic), not expr->field
+        (s->ops->magic, through a pointer member): spatch types both as the struct."""
+        lines = self.texts.lines(site.file)
+        line = lines[site.line - 1] if 0 < site.line <= len(lines) else ""
+        chain = r"\s*".join(re.escape(p) for p in re.split(r"(->|\.)", expr))
+        return re.search(rf"{chain}\s*\.\s*{re.escape(self.c.field)}\b", line) is not None
 
     def embedded(self, site: Site, src: str) -> Optional[str]:
         inner = src[1:].strip()
