@@ -85,6 +85,8 @@ X86_64 = Machine(
                   config="tests/autofs.config"),
         GuestTest("ocfs2hb", ("fs/ocfs2/cluster/",), symbols=("CONFIG_OCFS2_FS",),
                   config="tests/ocfs2hb.config"),
+        GuestTest("keys", ("security/keys/", "include/linux/key.h"), symbols=("CONFIG_KEYS",),
+                  config="tests/keys.config"),
     ))
 
 I386 = Machine(
