@@ -107,8 +107,7 @@ def row(number: int, name: str, patch: Patch, ran: Sequence[Ran], tree: Path,
         r.notes.append("documentation only, no code to run")
         return r
     lost = mutants.caught(name) if mutants is not None else []
-    checks = any(re.search(r"[!=]=\s*\(?\w*MAGIC|MAGIC\w*\)?\s*[!=]=", ln.text)
-                 for f in patch.files for ln in f.removed())
+    checks = any(CHECK_RX.search(ln.text) for f in patch.files for ln in f.removed())
     notes = r.notes
     mine = [b for b in built if b.patch == name]
     modules = {b.module for b in mine if b.how == "module"}
@@ -139,11 +138,41 @@ def row(number: int, name: str, patch: Patch, ran: Sequence[Ran], tree: Path,
             notes.append(reason)
     elif not checks:
         notes.append("write-only field: no check a test could catch")
+    elif dead_switch(patch):
+        notes.append(f"the checks it removes were never compiled ({dead_switch(patch)} is never "
+                     "defined): no variant of it runs differently")
     elif r.ran and mutants is None:
         notes.append("not yet proven by a mutant: run make boot-test-mutant")
     elif r.ran and not r.tests:
         notes.append("no checked path reached")
     return r
+
+
+CHECK_RX = re.compile(r"[!=]=\s*\(?\w*MAGIC|MAGIC\w*\)?\s*[!=]=")
+
+
+def dead_switch(patch: Patch) -> str:
+    """The switch a patch retires (it removes #undef SYM) when every check it removes sits,
+    in its hunk, under #ifdef SYM: code no kernel compiles ("" otherwise)."""
+    undefs = {m.group(1) for f in patch.files for ln in f.removed()
+              for m in [re.match(r"^\s*#\s*undef\s+(\w+)", ln.text)] if m}
+    if not undefs:
+        return ""
+    for f in patch.files:
+        for hunk in f.hunks:
+            stack: List[str] = []
+            for line in hunk.body:
+                tag, text = line[:1], line[1:]
+                m = re.match(r"^\s*#\s*(ifdef|ifndef|if|else|elif|endif)\b\s*(\w*)", text)
+                if m and m.group(1) in ("ifdef", "ifndef", "if"):
+                    stack.append(m.group(2) if m.group(1) == "ifdef" else "")
+                elif m and m.group(1) in ("else", "elif") and stack:
+                    stack[-1] = ""
+                elif m and m.group(1) == "endif" and stack:
+                    stack.pop()
+                elif tag == "-" and CHECK_RX.search(text) and not set(stack) & undefs:
+                    return ""
+    return sorted(undefs)[0]
 
 
 def table(patches: Sequence[Patch], ran: Sequence[Ran], tree: Path,

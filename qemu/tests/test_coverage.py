@@ -91,6 +91,16 @@ class RowTest(unittest.TestCase):
         r = row(p, [coverage.Ran(SLIP, "x86_64")], muts=mutants(p.name, []))
         self.assertIn("write-only field", coverage.note(r))
 
+    def test_checks_a_retired_switch_never_compiled(self) -> None:
+        dead = ("-#undef X_DEBUG\n-#ifdef X_DEBUG\n-\tBUG_ON(p->magic != X_MAGIC);\n"
+                "-#endif\n")
+        p = patch(dead, "drivers/net/slip/slip.c")
+        r = row(p, [coverage.Ran(SLIP, "x86_64")], muts=mutants(p.name, []))
+        self.assertIn("never compiled (X_DEBUG is never defined)", coverage.note(r))
+        live = patch("-#undef X_DEBUG\n" + CHECK, "drivers/net/slip/slip.c")
+        r = row(live, [coverage.Ran(SLIP, "x86_64")], muts=mutants(live.name, []))
+        self.assertIn("no checked path reached", coverage.note(r))
+
     def test_documentation_only(self) -> None:
         r = row(patch(CHECK, "Documentation/process/magic-number.rst"))
         self.assertEqual(r.tests, [])
