@@ -45,6 +45,14 @@ class PatchTest(unittest.TestCase):
         self.assertEqual(got, {("docrow", "FOO_MAGIC"), ("macro", "FOO_MAGIC"),
                                ("static", "paranoia_str"), ("field", "foo_state.magic")})
 
+    def test_undef_of_a_retired_switch(self) -> None:
+        text = ("Subject: [PATCH] keys: remove X\n\n---\n"
+                "diff --git a/k.h b/k.h\n--- a/k.h\n+++ b/k.h\n@@ -1,3 +1,1 @@\n"
+                "-#undef KEY_DEBUGGING\n-\n #define KEY_POS 1\n")
+        got = {(r.kind, str(r)) for r in patch.removed_identifiers(
+            patch.parse_text(text, Path("x.patch")), lambda _p: "")}
+        self.assertEqual(got, {("macro", "KEY_DEBUGGING")})
+
     def test_local_variable_is_not_a_field(self) -> None:
         text = "static int f(void)\n{\n\tint magic;\n\treturn 0;\n}\n".split("\n")
         self.assertEqual(patch.enclosing_struct(text, 2), ("", ""))

@@ -18,6 +18,7 @@ DIFF_RE = re.compile(r"^diff --git a/(\S+) b/(\S+)$")
 HUNK_RE = re.compile(r"^@@ -(\d+)(?:,(\d+))? \+(\d+)(?:,(\d+))? @@(.*)$")
 MAGIC_RE = re.compile(r"\b([A-Z][A-Z0-9]*(?:_[A-Z0-9]+)*_MAGIC(?:_(?:\{[A-Z0-9_,]+\}|[A-Z0-9]+))*)")
 DEFINE_RE = re.compile(r"^\s*#\s*define\s+([A-Za-z_]\w*)")
+UNDEF_RE = re.compile(r"^\s*#\s*undef\s+(\w+)")      # a switch turned off
 STATIC_RE = re.compile(r"^static\b[^=;({]*?\b([A-Za-z_]\w*)\s*(?:\[[^\]]*\]\s*)*(?:=|;|\()")
 MEMBER_RE = re.compile(
     r"^\s+(?!return\b|goto\b|case\b|else\b)[A-Za-z_][\w \t\*]*?[\s\*]"
@@ -296,7 +297,7 @@ def removed_in_series(patches: Sequence[Patch], old_text: Callable[[str], str]
 def removed_identifiers(patch: Patch, old_text: Callable[[str], str]) -> List[Removed]:
     """What the patch retires; old_text(path) gives a file before the patch.
 
-    A #define or static symbol counts when no added line declares it again; a
+    A #define (or #undef) or static symbol counts when no added line declares it again; a
     struct member when it is declared inside a struct body in the old file and
     no added line declares a member of that name; a documentation table row
     (a line of a .rst file that starts with an upper-case identifier) always.
@@ -330,7 +331,7 @@ def removed_identifiers(patch: Patch, old_text: Callable[[str], str]) -> List[Re
                 if row:
                     add(Removed("docrow", row.group(1), fdiff.path))
                 continue
-            define = DEFINE_RE.match(ln.text)
+            define = DEFINE_RE.match(ln.text) or UNDEF_RE.match(ln.text)
             if define:
                 if define.group(1) not in defines_again:
                     add(Removed("macro", define.group(1), fdiff.path))

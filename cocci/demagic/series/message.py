@@ -433,8 +433,8 @@ def switch_body(target: Target, cands: Sequence[Candidate], change: Change,
     sets = [s for m in cands for s in m.sets]
     parts = [_switch_part(f, sets) for f in ev.switch_code]
     paras.append(f"The field exists only with {sym} defined, and nothing in the tree defines "
-                 f"it{off}. Everything under {sym} is about the magic: {and_list(parts)}. "
-                 "None of it is compiled.")
+                 f"it{off}. Every block under {sym} uses the magic or the field: "
+                 f"{and_list(parts)}. None of it is compiled.")
     calls = ev.switch_calls
     for n in ev.switch_noops:
         mine = [s for s in calls] if len(ev.switch_noops) == 1 else []
