@@ -96,7 +96,7 @@ def review_notes(c: Candidate) -> List[str]:
     out += [f"handed out before it is tagged, so a check may also keep out a half-built "
             f"object: {f}" for f in ev.published_first]
     out += [f"{s.site}: {s.kind}: {s.mismatch}" for s in ev.shapes if s.role == Role.UNKNOWN]
-    reads = [f for f in ev.field_reads if f.what.startswith("read")]
+    reads = [f for f in ev.field_reads if f.what.startswith(("read", "passed by address"))]
     out += [f"{f.site}: the field is also {f.what}" for f in reads[:SHOWN]]
     if len(reads) > SHOWN:
         out.append(f"... and {len(reads) - SHOWN} more reads")

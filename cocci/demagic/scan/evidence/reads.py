@@ -6,7 +6,8 @@ Only candidates that no format or ABI evidence keeps are looked at.
 A read is `x->FIELD` or `x.FIELD`, outside the sets, the checks (the whole
 statement of each), and the other stores, where x is declared in that file
 as the candidate's struct (or its typedef), in any file that names the
-struct.  A read inside a message is "printed"; any other is "read".  Code under
+struct.  A read inside a message is "printed"; &x->FIELD is "passed by address" (to
+code that may read or write it); any other is "read".  Code under
 the #ifdef that nothing defines, which already makes the checks dead
 (guards.py), is never compiled: what it names is no read.
 """
@@ -123,6 +124,8 @@ def gather(ctx: "Context", cands: Sequence[Candidate]) -> None:
                 text = texts.lines(rel)[line - 1].strip()
                 call = enclosing_call(texts.code(rel), texts.offset(rel, line, m.start()))
                 how = "printed" if call and log_call(call) else "read"
+                if re.search(r"&\s*$", code_lines[line - 1][:m.start()]):
+                    how = "passed by address"       # patch_u32(&entry->magic, ...)
                 c.evidence.field_reads.append(Finding(Site(rel, line), f"{how}: {text[:70]}"))
         if c.evidence.write_only and not c.evidence.field_reads:
             c.evidence.field_reads += pasted_reads(texts, sorted(where | {c.header}), c.field)
