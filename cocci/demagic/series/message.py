@@ -435,31 +435,31 @@ def switch_body(target: Target, cands: Sequence[Candidate], change: Change,
     paras.append(f"The field exists only with {sym} defined, and nothing in the tree defines "
                  f"it{off}. Every block under {sym} uses the magic or the field: "
                  f"{and_list(parts)}. None of it is compiled.")
-    calls = ev.switch_calls
-    for n in ev.switch_noops:
-        mine = [s for s in calls] if len(ev.switch_noops) == 1 else []
-        where = and_list(sorted({s.file for s in mine}))
-        paras.append(f"Without {sym}, {n.what}() is an empty macro"
-                     + (f": its {len(mine)} call{'s' if len(mine) > 1 else ''}, in {where}, "
-                        f"do{'es' if len(mine) == 1 else ''} nothing." if mine else "."))
+    for noop in ev.switch_noops:
+        # the calls are the one no-op's when there is one; several share the list
+        its = list(ev.switch_calls) if len(ev.switch_noops) == 1 else []
+        where = and_list(sorted({s.file for s in its}))
+        paras.append(f"Without {sym}, {noop.what}() is an empty macro"
+                     + (f": its {len(its)} call{'s' if len(its) > 1 else ''}, in {where}, "
+                        f"do{'es' if len(its) == 1 else ''} nothing." if its else "."))
     what = []
     if ev.switch_off:
         what.append("its #undef")
     what.append(f"the code under #ifdef {sym}")
-    noops = [n.what + "()" for n in ev.switch_noops]
+    noops = [f.what + "()" for f in ev.switch_noops]
     if noops:
         what.append(f"{and_list(noops)} with {'its' if len(noops) == 1 else 'their'} calls")
-    n = comment_blocks(change.patch)
-    if n:
-        what.append("the comment that headed that code" if n == 1 else
-                    f"the {n} comments that headed that code")
+    comments = comment_blocks(change.patch)
+    if comments:
+        what.append("the comment that headed that code" if comments == 1 else
+                    f"the {comments} comments that headed that code")
     paras.append(f"Remove {sym} with the field: {and_list(what)}.")
-    mine = (["the #undef"] if ev.switch_off else []) + \
-        [f"{x} with {'its' if len(noops) == 1 else 'their'} calls" for x in [and_list(noops)]
-         if noops]
+    by_demagic = (["the #undef"] if ev.switch_off else []) + \
+        ([f"{and_list(noops)} with {'its' if len(noops) == 1 else 'their'} calls"]
+         if noops else [])
     paras.append(f"Made with {tools.unifdef} (unifdef -U{sym}), which removed the code under "
-                 f"#ifdef {sym}, and {tools.demagic}, which removed {and_list(mine)}."
-                 if mine else f"Made with {tools.unifdef} (unifdef -U{sym}).")
+                 f"#ifdef {sym}, and {tools.demagic}, which removed {and_list(by_demagic)}."
+                 if by_demagic else f"Made with {tools.unifdef} (unifdef -U{sym}).")
     return "\n\n".join(flow(p) for p in paras)
 
 
