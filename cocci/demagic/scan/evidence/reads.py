@@ -99,10 +99,10 @@ def gather(ctx: "Context", cands: Sequence[Candidate]) -> None:
     for c in todo:
         names = [c.struct, c.evidence.typedef or ("" if _tagged(texts, c) else c.struct)]
         skip: Set[Tuple[str, int]] = set()
-        for m in mates[(c.header, c.struct, c.field)]:
-            skip |= {(s.file, s.line) for s in m.sets + m.checks + m.evidence.flag_sets
-                     + m.evidence.value_sets + m.evidence.dead_sets}
-            for shape in m.evidence.shapes:
+        for mate in mates[(c.header, c.struct, c.field)]:
+            skip |= {(s.file, s.line) for s in mate.sets + mate.checks + mate.evidence.flag_sets
+                     + mate.evidence.value_sets + mate.evidence.dead_sets}
+            for shape in mate.evidence.shapes:
                 for line in range(shape.site.line, max(shape.site.line, shape.last_line) + 1):
                     skip.add((shape.site.file, line))
         rx = re.compile(rf"\b(\w+)\s*(?:\[[^\]]*\])?\s*(?:->|\.)\s*{re.escape(c.field)}\b"
