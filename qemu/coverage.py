@@ -18,7 +18,7 @@ from pathlib import Path
 from typing import List, Optional, Sequence, Set, Tuple
 
 from demagic.kernel.kbuild import levels, object_of
-from demagic.model.patches import Patch
+from demagic.model.patches import UNDEF_RE, Patch
 from demagic.model.reports import Coverage, CoverageRow, MutantsReport
 from demagic.kernel.grep import grep_tree
 from qemu import probe
@@ -108,6 +108,7 @@ def row(number: int, name: str, patch: Patch, ran: Sequence[Ran], tree: Path,
         return r
     lost = mutants.caught(name) if mutants is not None else []
     checks = any(CHECK_RX.search(ln.text) for f in patch.files for ln in f.removed())
+    switch = dead_switch(patch) if checks else ""
     notes = r.notes
     mine = [b for b in built if b.patch == name]
     modules = {b.module for b in mine if b.how == "module"}
@@ -138,8 +139,8 @@ def row(number: int, name: str, patch: Patch, ran: Sequence[Ran], tree: Path,
             notes.append(reason)
     elif not checks:
         notes.append("write-only field: no check a test could catch")
-    elif dead_switch(patch):
-        notes.append(f"the checks it removes were never compiled ({dead_switch(patch)} is never "
+    elif switch:
+        notes.append(f"the checks it removes were never compiled ({switch} is never "
                      "defined): no variant of it runs differently")
     elif r.ran and mutants is None:
         notes.append("not yet proven by a mutant: run make boot-test-mutant")
@@ -155,7 +156,7 @@ def dead_switch(patch: Patch) -> str:
     """The switch a patch retires (it removes #undef SYM) when every check it removes sits,
     in its hunk, under #ifdef SYM: code no kernel compiles ("" otherwise)."""
     undefs = {m.group(1) for f in patch.files for ln in f.removed()
-              for m in [re.match(r"^\s*#\s*undef\s+(\w+)", ln.text)] if m}
+              for m in [UNDEF_RE.match(ln.text)] if m}
     if not undefs:
         return ""
     for f in patch.files:

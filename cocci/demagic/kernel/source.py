@@ -250,12 +250,12 @@ def guards_at(lines: Sequence[str], line: int) -> List[str]:
 def call_alone(lines: Sequence[str], no: int, name: str) -> bool:
     """The call of name at line no is a statement of its own, on its own line, after a
     statement, a brace or a label: removing the line leaves valid code."""
-    text = re.sub(r"/\*.*?\*/|//.*", "", lines[no - 1]).strip()
+    text = strip_comments(lines[no - 1]).strip()
     m = re.fullmatch(rf"{re.escape(name)}\s*\((.*)\)\s*;", text)
     if not m or m.group(1).count("(") != m.group(1).count(")"):
         return False
     for back in range(no - 1, 0, -1):
-        prev = re.sub(r"/\*.*?\*/|//.*", "", lines[back - 1]).strip()
+        prev = strip_comments(lines[back - 1]).strip()
         if not prev or prev.startswith(("#", "*", "/*")) or prev.endswith("*/"):
             continue
         return prev.endswith((";", "{", "}", ":"))

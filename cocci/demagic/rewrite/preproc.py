@@ -22,7 +22,7 @@ DEBUG_USERS = re.compile(r"\b(pr_debug|dev_dbg|netdev_dbg|pr_devel|print_hex_dum
                          r"dev_vdbg|dynamic_pr_debug)\b")
 
 
-def _logical_end(lines: List[str], i: int) -> int:
+def logical_end(lines: List[str], i: int) -> int:
     """End (exclusive) of the logical line at i, following backslashes."""
     j = i
     while j < len(lines) and lines[j].rstrip("\n").endswith("\\"):
@@ -50,7 +50,7 @@ def drop_defines(text: str, names: Iterable[str]) -> str:
     while i < len(lines):
         m = DEFINE.match(lines[i])
         if m and m.group(1) in dead:
-            i = _logical_end(lines, i)
+            i = logical_end(lines, i)
             continue
         out.append(lines[i])
         i += 1

@@ -20,7 +20,8 @@ from typing import List, Sequence
 
 from demagic.core.errors import DemagicError
 from demagic.core.proc import CommandError, run
-from demagic.kernel.source import call_alone
+from demagic.kernel.source import call_alone, strip_comments
+from demagic.rewrite.preproc import logical_end
 
 
 class SwitchError(DemagicError):
@@ -41,12 +42,6 @@ def unifdef(text: str, sym: str, rel: str) -> str:
     return res.stdout
 
 
-def _logical_end(lines: List[str], i: int) -> int:
-    while i < len(lines) and lines[i].rstrip("\n").endswith("\\"):
-        i += 1
-    return i + 1
-
-
 def drop_noops(text: str, names: Sequence[str], rel: str, original: str = "") -> str:
     """Remove the #define of each no-op macro of names, and its calls (whole lines).
     original: the file before unifdef, whose line numbers an error names."""
@@ -62,13 +57,13 @@ def drop_noops(text: str, names: Sequence[str], rel: str, original: str = "") ->
     while i < len(lines):
         line = lines[i]
         if define.match(line):
-            i = _logical_end(lines, i)
+            i = logical_end(lines, i)
             continue
         m = call.match(line.rstrip("\n"))
         if m and call_alone(lines, i + 1, m.group("name")):
             i += 1
             continue
-        if word.search(re.sub(r"/\*.*?\*/|//.*", "", line)):
+        if word.search(strip_comments(line)):
             before = (original or text).splitlines(keepends=True)
             no = before.index(line) + 1 if line in before else i + 1
             raise NoopUseError(f"{rel}:{no}: {line.strip()}: a call of a no-op macro that is not "

@@ -33,9 +33,10 @@ def flag_comment(c: Candidate) -> str:
 def target_of(macros: Tuple[str, ...], cands: Sequence[Candidate]) -> Target:
     """The target of a group of candidates (see group)."""
     c = cands[0]
+    retired = retired_switch(c)
     return Target(macros, c.struct, c.field, c.header, c.verdict,
                   c.evidence.flag_name or c.field, flag_comment(c),
                   c.verdict is Verdict.REMOVE and any(m.evidence.other_mentions for m in cands),
                   c.define.file if c.define else "",
-                  c.evidence.debug_option if retired_switch(c) else "",
-                  tuple(f.what for f in c.evidence.switch_noops) if retired_switch(c) else ())
+                  c.evidence.debug_option if retired else "",
+                  tuple(f.what for f in c.evidence.switch_noops) if retired else ())

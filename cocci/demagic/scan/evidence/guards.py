@@ -154,12 +154,8 @@ def switch(ctx: "Context", c: "Candidate", sym: str) -> None:
     grep = ctx.texts.grep
     blockers: List[Finding] = []
     regions: List[Tuple[str, int, int, int]] = []      # file, open, else, endif
-    for hit in grep.tree(["-n", "-w", "-e", sym], ["*"]).splitlines():
-        rel, _, rest = hit.partition(":")
-        no_text, _, text = rest.partition(":")
-        if not no_text.isdigit():
-            continue
-        site = Site(rel, int(no_text))
+    for rel, no, text in grep.word_lines([sym]):
+        site = Site(rel, no)
         if not rel.endswith((".c", ".h")):
             blockers.append(Finding(site, f"{rel} names {sym}"))
         elif "/uapi/" in f"/{rel}":
@@ -198,15 +194,12 @@ def switch(ctx: "Context", c: "Candidate", sym: str) -> None:
             if m and m.group(2) is not None and NOOP_BODY.match(m.group(3)):
                 noops.setdefault(m.group(1), Site(rel, no))
     ev.switch_noops = [Finding(s, name) for name, s in noops.items()]
-    for name, def_site in noops.items():
-        for hit in grep.tree(["-n", "-w", "-e", name], ["*.[ch]"]).splitlines():
-            rel, _, rest = hit.partition(":")
-            no_text, _, text = rest.partition(":")
-            if not no_text.isdigit():
-                continue
-            no = int(no_text)
-            if (rel, no) == (def_site.file, def_site.line) or any(
-                    a < no < b for a, b in inside.get(rel, [])):
+    for rel, no, text in grep.word_lines(list(noops)) if noops else []:
+        if not rel.endswith((".c", ".h")) or any(a < no < b for a, b in inside.get(rel, [])):
+            continue
+        for name, def_site in noops.items():
+            if (rel, no) == (def_site.file, def_site.line) or \
+                    not re.search(rf"\b{re.escape(name)}\b", text):
                 continue
             if call_alone(ctx.texts.lines(rel), no, name):
                 ev.switch_calls.append(Site(rel, no, function_name_at(ctx.texts, rel, no)))
